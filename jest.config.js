@@ -1,0 +1,11 @@
+// Jest runs the tsc-compiled tests (see tsconfig.test.json), so tests exercise exactly what ships.
+const root = process.env.TEST_BUILD_DIR ?? '.test-build';
+export default {
+  rootDir: root,
+  testMatch: ['<rootDir>/test/**/*.test.js'],
+  transform: {},
+  testEnvironment: 'node',
+  testTimeout: 30000,
+  // Several suites start servers; two workers match the CI machine's two cores.
+  maxWorkers: 2,
+};

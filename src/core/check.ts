@@ -1,0 +1,155 @@
+// The check API: what a check declares and the context it runs with (model: ESLint rule meta + create).
+import type { AuditConfig, Evidence, Operation, ResourceConfig, Severity } from './types.js';
+
+/** Which credential a request carries. A `{ authorization }` object sends that header value as-is. */
+export type AuthChoice = 'full' | 'limited' | 'none' | { authorization: string };
+
+export interface SendOptions {
+  method: string;
+  /** A path relative to the base URL ('/widgets/1'), or an absolute URL. */
+  path: string;
+  /** Credential to send (default 'full'). */
+  auth?: AuthChoice;
+  headers?: Record<string, string>;
+  /** A JSON body: serialised, with `Content-Type: application/json` unless `contentType` says otherwise. */
+  json?: unknown;
+  /** A raw body sent byte for byte (for malformed payloads). */
+  body?: string | Buffer;
+  /** Content-Type to send with `body`/`json`; null sends none. */
+  contentType?: string | null;
+  /** On a 429, wait as told and retry (default true). Rate-limit checks turn it off. */
+  retryOn429?: boolean;
+  /** Per-request deadline override (ms). */
+  timeoutMs?: number;
+  /** 'fresh' opens a new connection for this request instead of the shared keep-alive pool. */
+  connection?: 'shared' | 'fresh';
+}
+
+/** The result of one HTTP exchange, as a check sees it. */
+export interface Exchange {
+  method: string;
+  url: string;
+  /** Undefined when no response arrived (see `error`). */
+  status?: number;
+  /** Response headers, names lower-cased; repeated headers joined with ', ' (set-cookie with '\n'). */
+  headers: Record<string, string>;
+  /** Body text (possibly truncated at the size cap). */
+  text: string;
+  /** Parsed JSON, or undefined when the body is empty or not JSON. */
+  json: unknown;
+  /** True when the body is non-empty and parsed as JSON. */
+  isJson: boolean;
+  /** Media type of the response without parameters, lower-cased ('' when absent). */
+  mediaType: string;
+  truncated: boolean;
+  durationMs: number;
+  /** Transport failure: time-out, reset, body cap, refused redirect... */
+  error?: { code: string; message: string };
+  /** Resource the exchange was sent for (set by the engine). */
+  resource?: string;
+  /** The redacted record of this exchange, with its curl line. */
+  evidence: Evidence;
+}
+
+/** A resource the audit created (and the ledger will delete at the end). */
+export interface Created {
+  id: string;
+  /** Item path relative to the base URL. */
+  path: string;
+  /** The item as the create answer returned it (unwrapped from any envelope), if any. */
+  item: Record<string, unknown> | undefined;
+  exchange: Exchange;
+}
+
+export interface Failure {
+  message: string;
+  evidence?: Array<Exchange | Evidence>;
+  /** Defaults to the check's severity. */
+  severity?: Severity;
+}
+
+export interface CheckContext {
+  config: AuditConfig;
+  /** The resource under test (resource-scoped checks); undefined for API-wide checks. */
+  resource: ResourceConfig | undefined;
+  readOnly: boolean;
+  /** Aborted when the run is interrupted: stop sending. */
+  signal: AbortSignal;
+  /** Sends one request through the audit's client (time-outs, caps, 429 back-off, evidence). */
+  send(options: SendOptions): Promise<Exchange>;
+  /** Path of the resource's collection (relative to the base URL). */
+  collectionPath(resource?: ResourceConfig): string;
+  /** Path of one item of the resource. */
+  itemPath(id: string, resource?: ResourceConfig): string;
+  /**
+   * Creates an item with the full token (default body: the resource's sample) and registers it
+   * for cleanup. Skips the check when creating is impossible (no create operation, no sample)
+   * and fails it when the service does not answer 2xx with a usable id.
+   */
+  create(options?: { body?: unknown; resource?: ResourceConfig; headers?: Record<string, string> }): Promise<Created>;
+  /** An id that was never issued, shaped like the resource's ids and proven absent by a GET. */
+  unknownId(resource?: ResourceConfig): Promise<string>;
+  /** Tells the ledger the audit itself removed this item (so cleanup does not retry it). */
+  markDeleted(path: string): void;
+  /** Records a failure; the check goes on unless it returns. Several failures make one failed result. */
+  fail(failure: Failure): void;
+  /** Ends the check as skipped with this reason (throws a signal the engine catches). */
+  skip(reason: string): never;
+  /** Requires the resource to declare these operations; skips otherwise. */
+  requireOperations(...operations: Operation[]): void;
+}
+
+export interface CheckDescription {
+  /** What the check sends. */
+  sends: string;
+  /** What passes. */
+  passes: string;
+  /** Why it matters to the API's clients. */
+  why: string;
+}
+
+interface CheckBase {
+  /** Kebab-case id, equal to the file name under suites/<suite>/. */
+  id: string;
+  /** Rule ids from CONVENTIONS.md; never empty. */
+  rules: string[];
+  /** The suite (folder) the check belongs to. */
+  suite: string;
+  title: string;
+  severity: Severity;
+  description: CheckDescription;
+}
+
+/** A check that sends its own requests. */
+export interface ActiveCheck extends CheckBase {
+  kind: 'active';
+  /** 'resource': run once per declared resource; 'api': once per run. */
+  scope: 'resource' | 'api';
+  /** True when it may change state: skipped under --read-only. */
+  mutates: boolean;
+  /** Run last and alone (e.g. the rate-limit burst). */
+  exclusive?: boolean;
+  run(ctx: CheckContext): Promise<void>;
+}
+
+/** What an observer says about one exchange it dislikes. */
+export interface Finding {
+  message: string;
+  severity?: Severity;
+}
+
+/**
+ * A check that judges every exchange the audit makes (e.g. "no 5xx"): it sends nothing.
+ * The engine feeds it each exchange and groups its findings by resource.
+ */
+export interface ObserverCheck extends CheckBase {
+  kind: 'observer';
+  inspect(exchange: Exchange, config: AuditConfig): Finding | undefined;
+}
+
+export type Check = ActiveCheck | ObserverCheck;
+
+/** Identity function that gives a check its type (and a place for future validation). */
+export function defineCheck<T extends Check>(check: T): T {
+  return check;
+}

@@ -1,0 +1,153 @@
+// Shared data types: the resolved config, evidence, check results and the run result.
+
+/** The six operations a resource can declare (CONTRACT.md, "Operations"). */
+export type Operation = 'list' | 'read' | 'create' | 'replace' | 'update' | 'delete';
+export const OPERATIONS: readonly Operation[] = ['list', 'read', 'create', 'replace', 'update', 'delete'];
+
+/** Outcome of one check on one resource. `waived`: failed, but covered by an unexpired waiver. */
+export type Status = 'passed' | 'failed' | 'skipped' | 'errored' | 'waived';
+export type Severity = 'error' | 'warning';
+
+/** A secret value and, when known, the environment variable it came from (used in curl lines). */
+export interface Secret {
+  value: string;
+  envVar?: string;
+}
+
+export interface ResourceConfig {
+  name: string;
+  /** Collection path relative to baseUrl, starting with '/'. */
+  path: string;
+  idField: string;
+  operations: Operation[];
+  sample?: unknown;
+  replace?: unknown;
+  update?: unknown;
+  invalid: unknown[];
+  /** JSON Schema of one item (already loaded), if declared. */
+  schema?: Record<string, unknown>;
+  forbidden: Operation[];
+  idempotencyKey: boolean;
+}
+
+export interface WebhookSignatureConfig {
+  header: string;
+  algorithm: string; // e.g. hmac-sha256
+  encoding: 'hex' | 'base64';
+  prefix: string;
+  secret: string;
+}
+
+export interface WebhookConfig {
+  subscribe: { path: string; method?: string; body: unknown };
+  expect: Array<{ after: { resource: string; operation: Operation }; event: string }>;
+  eventField: string;
+  timeoutMs: number;
+  signature?: WebhookSignatureConfig;
+}
+
+export interface WaiverConfig {
+  rule?: string;
+  check?: string;
+  resource?: string;
+  reason: string;
+  /** ISO date (YYYY-MM-DD or full timestamp). */
+  expires: string;
+}
+
+/** The config after loading, interpolation, validation and defaults. */
+export interface AuditConfig {
+  baseUrl: string;
+  auth: {
+    token?: string;
+    limitedToken?: string;
+  };
+  /** Every secret value to redact, with its source variable where known. */
+  secrets: Secret[];
+  idempotency: { header: string };
+  rateLimit: { maxRequests: number; expected: boolean; waitMs?: number };
+  ignoreFields: string[];
+  webhooks?: WebhookConfig;
+  waivers: WaiverConfig[];
+  resources: ResourceConfig[];
+  /** Where the config came from (file path), for messages. */
+  source?: string;
+}
+
+/** A request as shown in evidence: secrets already redacted. */
+export interface RequestRecord {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  /** Parsed JSON when the body was JSON, the text otherwise, null when none. */
+  body: unknown;
+}
+
+export interface ResponseRecord {
+  status: number;
+  headers: Record<string, string>;
+  /** Parsed JSON when it parsed, the (truncated) text otherwise, null when empty. */
+  body: unknown;
+  durationMs: number;
+  /** True when the body was cut at the size cap. */
+  truncated?: boolean;
+}
+
+/** One exchange as a report shows it. `response` is null when none arrived (see `error`). */
+export interface Evidence {
+  request: RequestRecord;
+  response: ResponseRecord | null;
+  /** Transport failure (time-out, reset, body cap...), when there was one. */
+  error?: string;
+  /** What happened around it (redirects not followed, waits on 429...). */
+  notes?: string[];
+  curl: string;
+}
+
+export interface CheckResult {
+  checkId: string;
+  rules: string[];
+  suite: string;
+  /** Resource name; absent for API-wide checks. */
+  resource?: string;
+  title: string;
+  status: Status;
+  severity: Severity;
+  /** Why it failed, was skipped or errored; absent on a plain pass. */
+  message?: string;
+  evidence: Evidence[];
+  durationMs: number;
+  /** For waived results: the waiver's reason and expiry. */
+  waiver?: { reason: string; expires: string };
+}
+
+export interface RunSummary {
+  total: number;
+  passed: number;
+  failed: number;
+  skipped: number;
+  errored: number;
+  waived: number;
+  requests: number;
+}
+
+export interface CleanupReport {
+  created: number;
+  deleted: number;
+  /** Resources the audit created and could not delete. */
+  leftovers: Array<{ resource: string; url: string; reason: string }>;
+}
+
+export interface RunResult {
+  tool: { name: string; version: string };
+  target: { baseUrl: string };
+  startedAt: string;
+  durationMs: number;
+  summary: RunSummary;
+  results: CheckResult[];
+  cleanup: CleanupReport;
+  /** True when the run was stopped by a signal before it finished. */
+  interrupted?: boolean;
+  /** Set when the run is one shard of a larger plan. */
+  shard?: { index: number; total: number };
+}
