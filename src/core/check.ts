@@ -91,6 +91,8 @@ export interface CheckContext {
   unknownId(resource?: ResourceConfig): Promise<string>;
   /** Tells the ledger the audit itself removed this item (so cleanup does not retry it). */
   markDeleted(path: string): void;
+  /** Registers something else the audit created (e.g. a webhook subscription) for deletion at the end. */
+  track(path: string, label: string): void;
   /** Records a failure; the check goes on unless it returns. Several failures make one failed result. */
   fail(failure: Failure): void;
   /** Ends the check as skipped with this reason (throws a signal the engine catches). */
@@ -129,6 +131,11 @@ export interface ActiveCheck extends CheckBase {
   mutates: boolean;
   /** Run last and alone (e.g. the rate-limit burst). */
   exclusive?: boolean;
+  /**
+   * Which collections it may change, so the scheduler never runs it beside a check that compares
+   * their state. Default: its own resource for resource scope; every resource for mutating API checks.
+   */
+  touches?: 'own' | 'all' | 'none';
   run(ctx: CheckContext): Promise<void>;
 }
 

@@ -11,7 +11,13 @@ export type Severity = 'error' | 'warning';
 /** A secret value and, when known, the environment variable it came from (used in curl lines). */
 export interface Secret {
   value: string;
+  /** Environment variable the value came from: curl lines say `$VAR` instead of the value. */
   envVar?: string;
+  /**
+   * A shell expression that rebuilds the value for curl lines, for values derived from a secret
+   * (e.g. the token with its last character changed: `${API_TOKEN%?}x`).
+   */
+  shell?: string;
 }
 
 export interface ResourceConfig {

@@ -1,0 +1,147 @@
+// Reading the common valid JSON shapes: bare or enveloped items and lists, volatile fields, deep equality.
+
+/** Keys under which services commonly wrap a single item. */
+const ITEM_ENVELOPES = ['data', 'item', 'result', 'resource', 'record', 'object'];
+/** Keys under which services commonly wrap a list. */
+const LIST_ENVELOPES = ['data', 'items', 'results', 'records', 'content', 'entries', 'rows', 'list', 'values', 'elements', 'hits', 'nodes', 'edges'];
+
+/** Server-managed fields that may change on every write (left out of PUT/DELETE comparisons). */
+export const VOLATILE_FIELDS = [
+  'createdAt', 'updatedAt', 'modifiedAt', 'lastModified', 'lastModifiedAt', 'created_at', 'updated_at',
+  'modified_at', 'last_modified', 'created', 'updated', 'modified', 'timestamp', 'etag', 'eTag', 'ETag', '_etag',
+  'version', 'revision', 'rev', '_rev', '_version', '__v', 'lockVersion', 'lock_version', 'sequence', 'seq',
+  'dateCreated', 'dateModified', 'dateUpdated', 'creationTime', 'updateTime', 'lastUpdated', 'last_updated',
+];
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The item inside a response body: the body itself when it carries the id field (or, with no id
+ * known, looks like an item), else the object under a common envelope key.
+ */
+export function unwrapItem(body: unknown, idField: string): Record<string, unknown> | undefined {
+  if (!isObject(body)) return undefined;
+  if (idField in body) return body;
+  for (const key of ITEM_ENVELOPES) {
+    const inner = body[key];
+    if (isObject(inner) && idField in inner) return inner;
+  }
+  // A single-key wrapper such as { "widget": { ... } }.
+  const keys = Object.keys(body);
+  if (keys.length === 1 && isObject(body[keys[0]]) && idField in (body[keys[0]] as object)) {
+    return body[keys[0]] as Record<string, unknown>;
+  }
+  return undefined;
+}
+
+/** Like unwrapItem, but falls back to the envelope's content or the body when no id is present. */
+export function unwrapItemLoose(body: unknown, idField: string): Record<string, unknown> | undefined {
+  const strict = unwrapItem(body, idField);
+  if (strict) return strict;
+  if (!isObject(body)) return undefined;
+  for (const key of ITEM_ENVELOPES) if (isObject(body[key])) return body[key] as Record<string, unknown>;
+  return body;
+}
+
+/** The array of items in a list response: a bare array, or the array under an envelope key. */
+export function unwrapList(body: unknown, resourceName?: string): unknown[] | undefined {
+  if (Array.isArray(body)) return body;
+  if (!isObject(body)) return undefined;
+  const keys = resourceName ? [...LIST_ENVELOPES, resourceName] : LIST_ENVELOPES;
+  for (const key of keys) {
+    const inner = body[key];
+    if (Array.isArray(inner)) return inner;
+    // GraphQL-ish { data: { items: [...] } } or { _embedded: { widgets: [...] } }
+    if (isObject(inner)) {
+      const nested = unwrapList(inner, resourceName);
+      if (nested) return nested;
+    }
+  }
+  if (isObject(body._embedded)) return unwrapList(body._embedded, resourceName);
+  const arrays = Object.values(body).filter(Array.isArray);
+  return arrays.length === 1 ? arrays[0] : undefined;
+}
+
+/** An id as a string (ids may be numbers or strings); undefined when absent or not scalar. */
+export function idOf(item: unknown, idField: string): string | undefined {
+  if (!isObject(item)) return undefined;
+  const id = item[idField];
+  if (typeof id === 'string' && id.length > 0) return id;
+  if (typeof id === 'number' && Number.isFinite(id)) return String(id);
+  return undefined;
+}
+
+/** Ids of the items in a list body. */
+export function listIds(body: unknown, idField: string, resourceName?: string): string[] | undefined {
+  const list = unwrapList(body, resourceName);
+  if (!list) return undefined;
+  return list.map((item) => idOf(item, idField)).filter((id): id is string => id !== undefined);
+}
+
+/** Deep structural equality of JSON values (object key order ignored). */
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a)) {
+    return Array.isArray(b) && a.length === b.length && a.every((v, i) => deepEqual(v, b[i]));
+  }
+  if (isObject(a) && isObject(b)) {
+    const ka = Object.keys(a);
+    const kb = Object.keys(b);
+    return ka.length === kb.length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && deepEqual(a[k], b[k]));
+  }
+  return false;
+}
+
+/** A copy of a JSON value with the named fields removed at every depth. */
+export function withoutFields(value: unknown, fields: Iterable<string>): unknown {
+  const drop = new Set(fields);
+  const walk = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(walk);
+    if (isObject(v)) {
+      const out: Record<string, unknown> = {};
+      for (const [k, inner] of Object.entries(v)) if (!drop.has(k)) out[k] = walk(inner);
+      return out;
+    }
+    return v;
+  };
+  return walk(value);
+}
+
+/** Fields of `sent` whose values are not found equal in `seen` (for "is the change visible?"). */
+export function missingValues(sent: unknown, seen: unknown): string[] {
+  if (!isObject(sent) || !isObject(seen)) return deepEqual(sent, seen) ? [] : ['(body)'];
+  return Object.keys(sent).filter((k) => !looselyEqual(sent[k], seen[k]));
+}
+
+/** Equality that tolerates a service returning more fields in nested objects than were sent. */
+function looselyEqual(sent: unknown, seen: unknown): boolean {
+  if (isObject(sent) && isObject(seen)) return Object.keys(sent).every((k) => looselyEqual(sent[k], seen[k]));
+  return deepEqual(sent, seen);
+}
+
+/** Differences between two JSON values as JSON-pointer-ish paths, for messages (at most `limit`). */
+export function diffPaths(a: unknown, b: unknown, limit = 5, path = ''): string[] {
+  if (deepEqual(a, b)) return [];
+  if (isObject(a) && isObject(b)) {
+    const out: string[] = [];
+    for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
+      if (out.length >= limit) break;
+      out.push(...diffPaths(a[k], b[k], limit - out.length, `${path}/${k}`));
+    }
+    return out;
+  }
+  if (Array.isArray(a) && Array.isArray(b) && a.length === b.length) {
+    const out: string[] = [];
+    for (let i = 0; i < a.length && out.length < limit; i++) out.push(...diffPaths(a[i], b[i], limit - out.length, `${path}/${i}`));
+    return out;
+  }
+  return [`${path || '/'}: ${short(a)} → ${short(b)}`];
+}
+
+/** A short JSON rendering for messages. */
+export function short(value: unknown, max = 60): string {
+  const text = value === undefined ? 'undefined' : JSON.stringify(value);
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}

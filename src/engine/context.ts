@@ -1,0 +1,149 @@
+// The context a check runs with: sending through the shared client, creating test data, verdicts.
+import { randomUUID } from 'node:crypto';
+import type { ActiveCheck, CheckContext, Created, Exchange, Failure, SendOptions } from '../core/check.js';
+import type { AuditConfig, Operation, ResourceConfig } from '../core/types.js';
+import { idOf, unwrapItem, unwrapList } from '../core/shapes.js';
+import type { HttpClient } from '../http/client.js';
+import type { Ledger } from './ledger.js';
+
+/** Thrown by ctx.skip(); caught by the engine. */
+export class SkipSignal {
+  constructor(readonly reason: string) {}
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export interface ContextDeps {
+  config: AuditConfig;
+  client: HttpClient;
+  ledger: Ledger;
+  readOnly: boolean;
+  signal: AbortSignal;
+}
+
+/** Per-task context; collects failures for the engine to turn into a result. */
+export class TaskContext implements CheckContext {
+  readonly failures: Failure[] = [];
+  readonly config: AuditConfig;
+  readonly readOnly: boolean;
+  readonly signal: AbortSignal;
+
+  constructor(
+    private readonly deps: ContextDeps,
+    readonly check: ActiveCheck,
+    readonly resource: ResourceConfig | undefined,
+  ) {
+    this.config = deps.config;
+    this.readOnly = deps.readOnly;
+    this.signal = deps.signal;
+  }
+
+  async send(options: SendOptions): Promise<Exchange> {
+    if (this.signal.aborted) this.skip('not finished: the audit was interrupted');
+    const method = options.method.toUpperCase();
+    if (this.readOnly && !SAFE_METHODS.has(method) && (options.auth ?? 'full') !== 'none') {
+      this.skip(`--read-only: this check needs to send ${method} with credentials`);
+    }
+    return this.deps.client.send(options, this.resource?.name);
+  }
+
+  collectionPath(resource?: ResourceConfig): string {
+    const r = resource ?? this.requireResource();
+    return r.path;
+  }
+
+  itemPath(id: string, resource?: ResourceConfig): string {
+    return `${this.collectionPath(resource)}/${encodeURIComponent(id)}`;
+  }
+
+  requireOperations(...operations: Operation[]): void {
+    const r = this.requireResource();
+    const missing = operations.filter((op) => !r.operations.includes(op));
+    if (missing.length > 0) this.skip(`${r.name} does not declare the ${missing.join(', ')} operation${missing.length > 1 ? 's' : ''}`);
+  }
+
+  async create(options: { body?: unknown; resource?: ResourceConfig; headers?: Record<string, string> } = {}): Promise<Created> {
+    const r = options.resource ?? this.requireResource();
+    if (!r.operations.includes('create')) this.skip(`${r.name} does not declare the create operation, so the audit cannot make test data`);
+    const body = options.body ?? r.sample;
+    if (body === undefined) this.skip(`${r.name} has no sample payload to create test data with`);
+    if (this.readOnly) this.skip('--read-only: this check needs to create test data');
+    const exchange = await this.send({ method: 'POST', path: r.path, json: body, headers: options.headers });
+    const status = exchange.status ?? 0;
+    if (status < 200 || status > 299) {
+      this.skip(
+        `could not create a test ${r.name} item: POST ${r.path} ${exchange.error ? `failed (${exchange.error.message})` : `answered ${status}`} (see the mth-create result)`,
+      );
+    }
+    const created = createdFrom(exchange, r);
+    if (!created) {
+      this.skip(`created a test ${r.name} item but found no "${r.idField}" in the answer and no usable Location header`);
+    }
+    return created;
+  }
+
+  async unknownId(resource?: ResourceConfig): Promise<string> {
+    const r = resource ?? this.requireResource();
+    let sample = this.deps.ledger.pending().find((e) => e.resource === r.name)?.path.split('/').pop();
+    if (sample === undefined && r.operations.includes('list')) {
+      const list = await this.send({ method: 'GET', path: r.path });
+      sample = unwrapList(list.json, r.name)?.map((item) => idOf(item, r.idField)).find((id) => id !== undefined);
+    }
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const id = neverIssuedId(sample ? decodeURIComponent(sample) : undefined);
+      const probe = await this.send({ method: 'GET', path: this.itemPath(id, r) });
+      if (probe.status !== 200) return id;
+    }
+    this.skip(`could not find an id that ${r.name} does not hold (three random ids all answered 200)`);
+  }
+
+  markDeleted(path: string): void {
+    this.deps.ledger.markDeleted(path);
+  }
+
+  track(path: string, label: string): void {
+    this.deps.ledger.add(label, path);
+  }
+
+  fail(failure: Failure): void {
+    this.failures.push(failure);
+  }
+
+  skip(reason: string): never {
+    throw new SkipSignal(reason);
+  }
+
+  private requireResource(): ResourceConfig {
+    if (!this.resource) throw new Error(`check ${this.check.id} is API-wide and named no resource`);
+    return this.resource;
+  }
+}
+
+/** The created item's id and path from a create answer: the id field, else the Location header. */
+export function createdFrom(exchange: Exchange, r: ResourceConfig): Created | undefined {
+  const item = unwrapItem(exchange.json, r.idField);
+  let id = idOf(item, r.idField);
+  if (id === undefined && exchange.headers.location) {
+    try {
+      const location = new URL(exchange.headers.location, exchange.url);
+      const segments = location.pathname.split('/').filter(Boolean);
+      const collection = r.path.split('/').filter(Boolean).pop();
+      const at = segments.lastIndexOf(collection ?? '');
+      if (at >= 0 && at === segments.length - 2) id = decodeURIComponent(segments[at + 1]);
+    } catch {
+      id = undefined;
+    }
+  }
+  if (id === undefined) return undefined;
+  return { id, path: `${r.path}/${encodeURIComponent(id)}`, item, exchange };
+}
+
+/** An id of the same shape as `sample` that no service would have issued. */
+export function neverIssuedId(sample?: string): string {
+  const rand = Math.floor(Math.random() * 40_000_000);
+  if (sample === undefined || /^\d+$/.test(sample)) return String(2_100_000_000 + rand);
+  if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(sample)) return randomUUID();
+  if (/^[0-9a-f]{24}$/i.test(sample)) return randomUUID().replace(/-/g, '').slice(0, 24);
+  const prefix = /^([a-z]+_)/i.exec(sample)?.[1] ?? '';
+  return `${prefix}conformance0missing${rand}`;
+}

@@ -1,0 +1,64 @@
+// The plan: which checks run on which resources, after --only/--skip and sharding.
+import type { ActiveCheck, Check, ObserverCheck } from '../core/check.js';
+import type { AuditConfig, ResourceConfig } from '../core/types.js';
+
+export interface Task {
+  check: ActiveCheck;
+  resource?: ResourceConfig;
+}
+
+export interface Plan {
+  tasks: Task[];
+  /** Tasks run last, one at a time, after every other task. */
+  exclusive: Task[];
+  observers: ObserverCheck[];
+  resources: ResourceConfig[];
+}
+
+export interface PlanOptions {
+  only?: string[];
+  skip?: string[];
+  /** 1-based shard index and shard count. */
+  shard?: { index: number; total: number };
+}
+
+/** True when a selector (check id, rule id, suite name, with `*` wildcards) names the check. */
+export function selects(selector: string, check: Check): boolean {
+  const pattern = new RegExp(`^${selector.split('*').map(escapeRegExp).join('.*')}$`, 'i');
+  return pattern.test(check.id) || pattern.test(check.suite) || check.rules.some((r) => pattern.test(r));
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Resources that belong to a shard: sorted by name, dealt round-robin. */
+export function shardResources(resources: ResourceConfig[], shard?: { index: number; total: number }): ResourceConfig[] {
+  if (!shard || shard.total <= 1) return resources;
+  const sorted = [...resources].sort((a, b) => a.name.localeCompare(b.name));
+  return sorted.filter((_r, i) => i % shard.total === shard.index - 1);
+}
+
+export function buildPlan(config: AuditConfig, catalogue: Check[], options: PlanOptions = {}): Plan {
+  const chosen = catalogue.filter(
+    (check) =>
+      (!options.only?.length || options.only.some((s) => selects(s, check))) &&
+      !(options.skip ?? []).some((s) => selects(s, check)),
+  );
+  const resources = shardResources(config.resources, options.shard);
+  // API-wide checks belong to the first shard only, so a merged set of shards has each once.
+  const apiHere = !options.shard || options.shard.index === 1;
+  const tasks: Task[] = [];
+  const exclusive: Task[] = [];
+  for (const check of chosen) {
+    if (check.kind !== 'active') continue;
+    const list = check.exclusive ? exclusive : tasks;
+    if (check.scope === 'api') {
+      if (apiHere) list.push({ check });
+    } else {
+      for (const resource of resources) list.push({ check, resource });
+    }
+  }
+  const observers = chosen.filter((c): c is ObserverCheck => c.kind === 'observer');
+  return { tasks, exclusive, observers, resources };
+}

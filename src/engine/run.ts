@@ -1,0 +1,180 @@
+// Runs a plan: schedules tasks with per-resource isolation, feeds observers, cleans up, builds the result.
+import pLimit from 'p-limit';
+import type { Check, Exchange } from '../core/check.js';
+import type { AuditConfig, CheckResult, RunResult, Severity } from '../core/types.js';
+import { toolVersion } from '../core/paths.js';
+import { UnreachableError } from '../core/errors.js';
+import { HttpClient } from '../http/client.js';
+import { createdFrom, SkipSignal, TaskContext } from './context.js';
+import { Ledger } from './ledger.js';
+import { buildPlan, type Task } from './plan.js';
+import { ObserverHub } from './observers.js';
+import { Locks } from './locks.js';
+import { cleanup } from './cleanup.js';
+import { summarise } from './summary.js';
+import { baseResult, joinMessages } from './results.js';
+
+export interface RunOptions {
+  catalogue: Check[];
+  only?: string[];
+  skip?: string[];
+  concurrency?: number;
+  timeoutMs?: number;
+  readOnly?: boolean;
+  maxRps?: number;
+  shard?: { index: number; total: number };
+  /** Aborting it stops sending; the run cleans up and returns what it has, marked interrupted. */
+  signal?: AbortSignal;
+  /** Called as each result is known. */
+  onResult?: (result: CheckResult, done: number, total: number) => void;
+  /** Called with every exchange the audit makes (HAR export...). */
+  onExchange?: (exchange: Exchange) => void;
+  /** Skip the reachability probe (tests of unreachable handling turn it on). */
+  skipPreflight?: boolean;
+}
+
+const MAX_EVIDENCE = 10;
+
+/** Runs the audit and returns its result; throws UnreachableError when the target cannot be reached. */
+export async function runAudit(config: AuditConfig, options: RunOptions): Promise<RunResult> {
+  const started = Date.now();
+  const startedAt = new Date(started).toISOString();
+  const signal = options.signal ?? new AbortController().signal;
+  const plan = buildPlan(config, options.catalogue, { only: options.only, skip: options.skip, shard: options.shard });
+  const ledger = new Ledger();
+  const hub = new ObserverHub(plan.observers, config);
+  let inCleanup = false;
+  const client = new HttpClient({
+    baseUrl: config.baseUrl,
+    tokens: { full: config.auth.token, limited: config.auth.limitedToken },
+    secrets: config.secrets,
+    timeoutMs: options.timeoutMs,
+    maxRps: options.maxRps,
+    defaultRetryWaitMs: config.rateLimit.waitMs,
+    signal,
+    userAgent: `conformance/${toolVersion()}`,
+    onExchange: (exchange) => {
+      if (!inCleanup) {
+        autoLedger(exchange, config, ledger);
+        hub.inspect(exchange);
+      }
+      options.onExchange?.(exchange);
+    },
+  });
+  try {
+    if (!options.skipPreflight) await preflight(client);
+    const results: CheckResult[] = [];
+    const total = plan.tasks.length + plan.exclusive.length + hub.expectedResults(plan.resources);
+    const record = (result: CheckResult): void => {
+      results.push(result);
+      options.onResult?.(result, results.length, total);
+    };
+    const deps = { config, client, ledger, readOnly: options.readOnly ?? false, signal };
+    const locks = new Locks(config.resources.map((r) => r.name));
+    const limit = pLimit(Math.max(1, options.concurrency ?? 8));
+    await Promise.all(
+      plan.tasks.map((task) =>
+        limit(() => locks.with(lockSet(task, config), () => runTask(task, deps)).then(record)),
+      ),
+    );
+    for (const task of plan.exclusive) record(await runTask(task, deps));
+    for (const result of hub.results(plan.resources)) record(result);
+    inCleanup = true;
+    const cleanupReport = await cleanup(client, ledger);
+    const interrupted = signal.aborted;
+    return {
+      tool: { name: 'conformance', version: toolVersion() },
+      target: { baseUrl: client.redactor.text(config.baseUrl) },
+      startedAt,
+      durationMs: Date.now() - started,
+      summary: summarise(results, client.requestCount),
+      results,
+      cleanup: cleanupReport,
+      ...(interrupted ? { interrupted: true } : {}),
+      ...(options.shard ? { shard: options.shard } : {}),
+    };
+  } finally {
+    await client.close();
+  }
+}
+
+/** One request to the base URL: any HTTP answer means reachable; a transport failure ends the run. */
+async function preflight(client: HttpClient): Promise<void> {
+  const probe = await client.send({ method: 'GET', path: '', auth: 'none', retryOn429: false });
+  if (probe.status === undefined && probe.error?.code !== 'E_BODY_TOO_LARGE' && probe.error?.code !== 'E_TIMEOUT') {
+    throw new UnreachableError(`cannot reach ${client.redactor.text(client.baseUrl)}: ${probe.error?.message ?? 'no answer'}`);
+  }
+}
+
+function lockSet(task: Task, config: AuditConfig): string[] {
+  const touches = task.check.touches ?? (task.check.scope === 'resource' ? 'own' : task.check.mutates ? 'all' : 'none');
+  if (touches === 'none') return [];
+  if (touches === 'all' || !task.resource) return config.resources.map((r) => r.name);
+  return [task.resource.name];
+}
+
+interface Deps {
+  config: AuditConfig;
+  client: HttpClient;
+  ledger: Ledger;
+  readOnly: boolean;
+  signal: AbortSignal;
+}
+
+/** Runs one check on one resource; never throws. */
+export async function runTask(task: Task, deps: Deps): Promise<CheckResult> {
+  const { check, resource } = task;
+  const started = performance.now();
+  const base = baseResult(check, resource?.name);
+  const done = (fields: Partial<CheckResult>): CheckResult => ({
+    ...base,
+    ...fields,
+    durationMs: Math.round(performance.now() - started),
+  });
+  if (deps.signal.aborted) return done({ status: 'skipped', message: 'not run: the audit was interrupted' });
+  if (deps.readOnly && check.mutates) {
+    return done({ status: 'skipped', message: '--read-only: this check changes state on the service' });
+  }
+  const ctx = new TaskContext(deps, check, resource);
+  try {
+    await check.run(ctx);
+  } catch (err) {
+    if (err instanceof SkipSignal) {
+      // Failures found before the skip still count.
+      if (ctx.failures.length === 0) return done({ status: 'skipped', message: err.reason });
+    } else {
+      const message = err instanceof Error ? err.message : String(err);
+      return done({ status: 'errored', message: `the check itself broke: ${message}` });
+    }
+  }
+  if (ctx.failures.length === 0) return done({ status: 'passed' });
+  const severity: Severity = ctx.failures.some((f) => (f.severity ?? check.severity) === 'error') ? 'error' : 'warning';
+  const evidence = ctx.failures
+    .flatMap((f) => f.evidence ?? [])
+    .slice(0, MAX_EVIDENCE)
+    .map((e) => ('evidence' in e ? e.evidence : e));
+  return done({ status: 'failed', severity, message: joinMessages(ctx.failures.map((f) => f.message)), evidence });
+}
+
+/** Registers every item a 2xx POST to a collection created, whoever sent it, so cleanup finds it. */
+function autoLedger(exchange: Exchange, config: AuditConfig, ledger: Ledger): void {
+  if (exchange.status === undefined || exchange.status < 200 || exchange.status > 299) return;
+  let path: string;
+  try {
+    path = new URL(exchange.url).pathname;
+  } catch {
+    return;
+  }
+  const basePath = new URL(config.baseUrl).pathname.replace(/\/$/, '');
+  if (!path.startsWith(basePath)) return;
+  const relative = path.slice(basePath.length).replace(/\/$/, '');
+  if (exchange.method === 'POST') {
+    const resource = config.resources.find((r) => r.path === relative);
+    if (!resource) return;
+    const created = createdFrom(exchange, resource);
+    if (created) ledger.add(resource.name, created.path);
+    else ledger.addUntrackable(resource.name, exchange.url, `POST answered ${exchange.status} but named no id: the audit cannot delete it`);
+  } else if (exchange.method === 'DELETE') {
+    ledger.markDeleted(relative);
+  }
+}

@@ -1,0 +1,48 @@
+// ERR-NOT-FOUND: an id that was never issued, and an unknown collection, answer 404.
+import { defineCheck } from '../../src/core/check.js';
+import { answered, is2xx } from '../../src/core/verdicts.js';
+
+export default defineCheck({
+  kind: 'active',
+  id: 'not-found-404',
+  rules: ['ERR-NOT-FOUND'],
+  suite: 'errors',
+  title: 'A resource that does not exist answers 404',
+  severity: 'error',
+  scope: 'resource',
+  mutates: false,
+  description: {
+    sends: 'GET, PUT, PATCH and DELETE (as declared) on an id that was never issued, shaped like real ids and first proven absent; GET on an unknown collection. All with valid credentials.',
+    passes: 'Each answers 404. A DELETE of a never-issued id may also answer 2xx (an idempotent DELETE cannot tell it from a repeat). Under --read-only only the GETs are sent.',
+    why: 'Clients tell "gone" from "broken" by the 404; a 200 with an empty body or a 400/500 makes them retry, cache garbage or report the wrong error.',
+  },
+  async run(ctx) {
+    const r = ctx.resource!;
+    const id = await ctx.unknownId();
+    const path = ctx.itemPath(id);
+    const probes: Array<{ method: string; json?: unknown; allow2xx?: boolean }> = [];
+    if (r.operations.includes('read')) probes.push({ method: 'GET' });
+    if (!ctx.readOnly) {
+      if (r.operations.includes('replace')) probes.push({ method: 'PUT', json: r.replace ?? r.sample ?? {} });
+      if (r.operations.includes('update')) probes.push({ method: 'PATCH', json: r.update ?? r.sample ?? {} });
+      if (r.operations.includes('delete')) probes.push({ method: 'DELETE', allow2xx: true });
+    }
+    for (const probe of probes) {
+      const x = await ctx.send({ method: probe.method, path, json: probe.json });
+      // A PUT or PATCH that created the item leaves data behind: have the ledger remove it.
+      if (is2xx(x) && probe.method !== 'GET' && probe.method !== 'DELETE') ctx.track(path, r.name);
+      if (x.status === 404 || (probe.allow2xx && is2xx(x))) continue;
+      ctx.fail({ message: `${answered(x)} for an id that was never issued, expected 404${probe.allow2xx ? ' (or 2xx)' : ''}`, evidence: [x] });
+    }
+    const unknown = await ctx.send({ method: 'GET', path: unknownCollection(r.path) });
+    if (unknown.status !== 404) {
+      ctx.fail({ message: `${answered(unknown)} for a collection that does not exist, expected 404`, evidence: [unknown] });
+    }
+  },
+});
+
+/** A sibling collection path that no service declares: /widgets -> /widgetsnonexistent4821 */
+function unknownCollection(path: string): string {
+  return `${path}nonexistent${Math.floor(Math.random() * 9000) + 1000}`;
+}
+

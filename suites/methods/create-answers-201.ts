@@ -1,0 +1,52 @@
+// MTH-CREATE: POST to a collection creates the resource, answers 201, and the item can be read back.
+import { defineCheck } from '../../src/core/check.js';
+import { createdFrom } from '../../src/engine/context.js';
+import { missingValues, unwrapItemLoose } from '../../src/core/shapes.js';
+import { answered, is2xx } from '../../src/core/verdicts.js';
+
+export default defineCheck({
+  kind: 'active',
+  id: 'create-answers-201',
+  rules: ['MTH-CREATE'],
+  suite: 'methods',
+  title: 'POST to a collection creates: 201, and the item reads back',
+  severity: 'error',
+  scope: 'resource',
+  mutates: true,
+  description: {
+    sends: "POST of the resource's sample payload to the collection, then GET of the new item's URL.",
+    passes: 'The POST answers 201 and names the new item (its id field or a Location header); the GET answers 200 with the values sent.',
+    why: 'Clients branch on 201 to know something was created, and need its id or URL to use it.',
+  },
+  async run(ctx) {
+    const r = ctx.resource!;
+    ctx.requireOperations('create');
+    if (r.sample === undefined) ctx.skip(`${r.name} has no sample payload`);
+    const post = await ctx.send({ method: 'POST', path: ctx.collectionPath(), json: r.sample });
+    if (post.status !== 201) {
+      ctx.fail({ message: `${answered(post)}, expected 201`, evidence: [post] });
+      if (!is2xx(post)) return;
+    }
+    const created = createdFrom(post, r);
+    if (!created) {
+      ctx.fail({
+        message: `${answered(post)} but named no new item: no "${r.idField}" in the body and no Location header, so it cannot be read back`,
+        evidence: [post],
+      });
+      return;
+    }
+    if (!r.operations.includes('read')) return;
+    const read = await ctx.send({ method: 'GET', path: created.path });
+    if (read.status !== 200) {
+      ctx.fail({ message: `the created item cannot be read back: ${answered(read)}, expected 200`, evidence: [post, read] });
+      return;
+    }
+    const missing = missingValues(r.sample, unwrapItemLoose(read.json, r.idField));
+    if (missing.length > 0) {
+      ctx.fail({
+        message: `the created item reads back without the values sent for ${missing.map((f) => `"${f}"`).join(', ')}`,
+        evidence: [post, read],
+      });
+    }
+  },
+});

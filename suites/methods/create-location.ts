@@ -1,0 +1,51 @@
+// MTH-CREATE (warning): a 201 carries a Location header that leads to the new item.
+import { defineCheck } from '../../src/core/check.js';
+import { idOf, unwrapItemLoose } from '../../src/core/shapes.js';
+import { answered } from '../../src/core/verdicts.js';
+
+export default defineCheck({
+  kind: 'active',
+  id: 'create-location',
+  rules: ['MTH-CREATE'],
+  suite: 'methods',
+  title: 'A 201 carries a Location header leading to the new item',
+  severity: 'warning',
+  scope: 'resource',
+  mutates: true,
+  description: {
+    sends: 'POST of the sample payload; then GET of the URL in its Location header.',
+    passes: 'The 201 has a Location header, and GET on it answers 200 with the new item.',
+    why: 'RFC 9110 §15.3.2: a 201 identifies the new resource with Location; generic clients follow it instead of guessing URLs.',
+  },
+  async run(ctx) {
+    const r = ctx.resource!;
+    const created = await ctx.create();
+    const post = created.exchange;
+    if (post.status !== 201) ctx.skip(`the create answered ${post.status} (judged by create-answers-201)`);
+    const location = post.headers.location;
+    if (!location) {
+      ctx.fail({ message: `${answered(post)} with no Location header`, evidence: [post] });
+      return;
+    }
+    let target: URL;
+    try {
+      target = new URL(location, post.url);
+    } catch {
+      ctx.fail({ message: `the Location header ${JSON.stringify(location)} is not a URL`, evidence: [post] });
+      return;
+    }
+    if (target.origin !== new URL(post.url).origin) {
+      ctx.fail({ message: `the Location header points to another origin (${target.origin})`, evidence: [post] });
+      return;
+    }
+    if (!r.operations.includes('read')) return;
+    const read = await ctx.send({ method: 'GET', path: target.href });
+    const id = idOf(unwrapItemLoose(read.json, r.idField), r.idField);
+    if (read.status !== 200 || (id !== undefined && id !== created.id)) {
+      ctx.fail({
+        message: `the Location header ${location} does not lead to the new item: ${answered(read)}${id !== undefined && id !== created.id ? ` with ${r.idField} ${id}, not ${created.id}` : ''}`,
+        evidence: [post, read],
+      });
+    }
+  },
+});

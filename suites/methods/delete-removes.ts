@@ -1,0 +1,66 @@
+// MTH-DELETE: DELETE on an item removes it (and only it).
+import { defineCheck } from '../../src/core/check.js';
+import { deepEqual, diffPaths, idOf, unwrapList, VOLATILE_FIELDS, withoutFields } from '../../src/core/shapes.js';
+import { answered, is2xx } from '../../src/core/verdicts.js';
+
+export default defineCheck({
+  kind: 'active',
+  id: 'delete-removes',
+  rules: ['MTH-DELETE'],
+  suite: 'methods',
+  title: 'DELETE removes the item, and only it',
+  severity: 'error',
+  scope: 'resource',
+  mutates: true,
+  description: {
+    sends: 'Creates two items; lists the collection; DELETEs the first; GETs it; GETs the second; lists again.',
+    passes: 'The DELETE answers 2xx (200, 202 or 204 all pass), the deleted item then answers 404 (or 410), and every other item is still there unchanged.',
+    why: 'A delete that leaves the item readable, or removes something else, corrupts client state in ways nobody notices until data is gone.',
+  },
+  async run(ctx) {
+    const r = ctx.resource!;
+    ctx.requireOperations('delete');
+    const victim = await ctx.create();
+    const bystander = await ctx.create();
+    const canList = r.operations.includes('list');
+    const canRead = r.operations.includes('read');
+    const before = canList ? await ctx.send({ method: 'GET', path: r.path }) : undefined;
+    const bystanderBefore = canRead ? await ctx.send({ method: 'GET', path: bystander.path }) : undefined;
+
+    const del = await ctx.send({ method: 'DELETE', path: victim.path });
+    if (!is2xx(del)) {
+      ctx.fail({ message: `${answered(del)}, expected 2xx`, evidence: [del] });
+      return;
+    }
+    ctx.markDeleted(victim.path);
+    if (canRead) {
+      const gone = await ctx.send({ method: 'GET', path: victim.path });
+      if (gone.status !== 404 && gone.status !== 410) {
+        ctx.fail({ message: `after ${answered(del)}, the item is still readable: ${answered(gone)}, expected 404`, evidence: [del, gone] });
+      }
+      const after = await ctx.send({ method: 'GET', path: bystander.path });
+      const volatile = [...VOLATILE_FIELDS, ...ctx.config.ignoreFields];
+      if (after.status !== 200) {
+        ctx.fail({ message: `deleting ${victim.path} also affected ${bystander.path}: ${answered(after)}`, evidence: [del, after] });
+      } else if (bystanderBefore?.status === 200 && !deepEqual(withoutFields(bystanderBefore.json, volatile), withoutFields(after.json, volatile))) {
+        ctx.fail({
+          message: `deleting ${victim.path} changed ${bystander.path}: ${diffPaths(withoutFields(bystanderBefore.json, volatile), withoutFields(after.json, volatile)).join(', ')}`,
+          evidence: [del, bystanderBefore, after],
+        });
+      }
+    }
+    if (before?.status === 200) {
+      const after = await ctx.send({ method: 'GET', path: r.path });
+      const ids = (body: unknown): string[] =>
+        (unwrapList(body, r.name) ?? []).map((item) => idOf(item, r.idField)).filter((id): id is string => id !== undefined);
+      const remaining = new Set(ids(after.json));
+      const vanished = ids(before.json).filter((id) => id !== victim.id && !remaining.has(id));
+      if (after.status === 200 && vanished.length > 0) {
+        ctx.fail({
+          message: `deleting ${victim.path} also removed other items from the collection: ${r.idField} ${vanished.slice(0, 5).join(', ')}`,
+          evidence: [before, del, after],
+        });
+      }
+    }
+  },
+});
