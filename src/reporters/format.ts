@@ -1,0 +1,104 @@
+// Text helpers shared by the reporters: one-line reasons, truncation, durations, evidence as text.
+import type { CheckResult, Evidence } from '../core/types.js';
+
+/** Default cap on a body shown in text reports (characters). */
+export const BODY_LIMIT = 2000;
+
+/** The first non-blank line of a message, trimmed ('' when there is none). */
+export function firstLine(text: string | undefined): string {
+  if (!text) return '';
+  for (const line of text.split(/\r\n|\r|\n/)) {
+    if (line.trim() !== '') return line.trim();
+  }
+  return '';
+}
+
+/**
+ * Cuts `text` to at most `max` UTF-16 units (never inside a surrogate pair) and says how much
+ * was left out.
+ */
+export function truncate(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = Math.max(0, max);
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
+  return `${text.slice(0, end)}… [${text.length - end} more characters]`;
+}
+
+/** A body as text: strings as they are, other JSON values pretty-printed; undefined when empty. */
+export function bodyText(body: unknown): string | undefined {
+  if (body === null || body === undefined || body === '') return undefined;
+  if (typeof body === 'string') return body;
+  try {
+    return JSON.stringify(body, null, 2) ?? String(body);
+  } catch {
+    return String(body);
+  }
+}
+
+/** Milliseconds as seconds with at most 3 decimals ("1.834"); negative or NaN count as 0. */
+export function seconds(ms: number): string {
+  const value = Number.isFinite(ms) && ms > 0 ? ms : 0;
+  return (Math.round(value) / 1000).toFixed(3);
+}
+
+/** A duration for people: "812 ms", "1.8 s", "2 min 5 s". */
+export function humanDuration(ms: number): string {
+  const value = Number.isFinite(ms) && ms > 0 ? ms : 0;
+  if (value < 1000) return `${Math.round(value)} ms`;
+  if (value < 60_000) return `${(value / 1000).toFixed(1)} s`;
+  const s = Math.round(value / 1000);
+  return `${Math.floor(s / 60)} min ${s % 60} s`;
+}
+
+/** "3 requests", "1 request". */
+export function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? '' : 's'}`;
+}
+
+/** Who a result is about: "checkId resource", or just the check id for API-wide checks. */
+export function subject(result: CheckResult): string {
+  return result.resource ? `${result.checkId} ${result.resource}` : result.checkId;
+}
+
+function headerLines(headers: Record<string, string> | undefined): string[] {
+  return Object.entries(headers ?? {}).map(([name, value]) => `  ${name}: ${value}`);
+}
+
+/**
+ * One exchange as plain text: request line, headers and body, response status, headers and
+ * (truncated) body, transport error, notes, and the curl line that reproduces it.
+ */
+export function evidenceText(evidence: Evidence, bodyLimit = BODY_LIMIT): string {
+  const lines: string[] = [];
+  const { request, response } = evidence;
+  lines.push(`Request: ${request.method} ${request.url}`, ...headerLines(request.headers));
+  const requestBody = bodyText(request.body);
+  if (requestBody !== undefined) lines.push('Request body:', truncate(requestBody, bodyLimit));
+  if (response) {
+    lines.push(`Response: ${response.status} in ${Math.round(response.durationMs)} ms`);
+    lines.push(...headerLines(response.headers));
+    const responseBody = bodyText(response.body);
+    if (responseBody !== undefined) {
+      const cap = response.truncated ? ' (cut at the size cap by the client)' : '';
+      lines.push(`Response body${cap}:`, truncate(responseBody, bodyLimit));
+    }
+  } else {
+    lines.push('Response: none');
+  }
+  if (evidence.error) lines.push(`Transport error: ${evidence.error}`);
+  for (const note of evidence.notes ?? []) lines.push(`Note: ${note}`);
+  lines.push(`Reproduce: ${evidence.curl}`);
+  return lines.join('\n');
+}
+
+/** The message followed by every exchange of the evidence, numbered when there are several. */
+export function failureText(result: CheckResult, bodyLimit = BODY_LIMIT): string {
+  const parts = [result.message ?? result.title];
+  const count = result.evidence.length;
+  result.evidence.forEach((evidence, i) => {
+    const heading = count > 1 ? `--- exchange ${i + 1} of ${count} ---\n` : '';
+    parts.push(`${heading}${evidenceText(evidence, bodyLimit)}`);
+  });
+  return parts.join('\n\n');
+}

@@ -1,0 +1,86 @@
+// JSON report (conformance.json): CONTRACT.md's shape, contract keys first in contract order, then additions.
+import type { CheckResult, Evidence, RunResult } from '../core/types.js';
+import type { Reporter } from './types.js';
+
+/** Evidence in report form: request, response, curl, then `error` and `notes` when present. */
+function evidenceJson(evidence: Evidence): Record<string, unknown> {
+  const { request, response } = evidence;
+  const out: Record<string, unknown> = {
+    request: {
+      method: request.method,
+      url: request.url,
+      headers: { ...request.headers },
+      body: request.body ?? null,
+    },
+    response: response
+      ? {
+          status: response.status,
+          headers: { ...response.headers },
+          body: response.body ?? null,
+          durationMs: response.durationMs,
+          ...(response.truncated ? { truncated: true } : {}),
+        }
+      : null,
+    curl: evidence.curl,
+  };
+  if (evidence.error !== undefined) out.error = evidence.error;
+  if (evidence.notes !== undefined && evidence.notes.length > 0) out.notes = [...evidence.notes];
+  return out;
+}
+
+/** One result: `resource`, `message` and `waiver` only when the result has them. */
+function resultJson(result: CheckResult): Record<string, unknown> {
+  const out: Record<string, unknown> = { checkId: result.checkId, rules: [...result.rules] };
+  out.suite = result.suite;
+  if (result.resource !== undefined) out.resource = result.resource;
+  out.title = result.title;
+  out.status = result.status;
+  out.severity = result.severity;
+  if (result.message !== undefined) out.message = result.message;
+  out.durationMs = result.durationMs;
+  if (result.waiver) out.waiver = { reason: result.waiver.reason, expires: result.waiver.expires };
+  out.evidence = result.evidence.map(evidenceJson);
+  return out;
+}
+
+/** The report object, with a fixed key order (CONTRACT.md's keys first) so diffs stay readable. */
+export function jsonReport(result: RunResult): Record<string, unknown> {
+  const { summary } = result;
+  const out: Record<string, unknown> = {
+    tool: { name: result.tool.name, version: result.tool.version },
+    target: { baseUrl: result.target.baseUrl },
+    startedAt: result.startedAt,
+    durationMs: result.durationMs,
+    summary: {
+      total: summary.total,
+      passed: summary.passed,
+      failed: summary.failed,
+      skipped: summary.skipped,
+      errored: summary.errored,
+      waived: summary.waived,
+      requests: summary.requests,
+    },
+    results: result.results.map(resultJson),
+  };
+  if (result.cleanup) {
+    out.cleanup = {
+      created: result.cleanup.created,
+      deleted: result.cleanup.deleted,
+      leftovers: result.cleanup.leftovers.map((l) => ({
+        resource: l.resource,
+        url: l.url,
+        reason: l.reason,
+      })),
+    };
+  }
+  if (result.interrupted !== undefined) out.interrupted = result.interrupted;
+  if (result.shard) out.shard = { index: result.shard.index, total: result.shard.total };
+  return out;
+}
+
+/** `conformance.json`: the report pretty-printed with two spaces and a trailing newline. */
+export const jsonReporter: Reporter = {
+  name: 'json',
+  fileName: 'conformance.json',
+  render: (result) => `${JSON.stringify(jsonReport(result), null, 2)}\n`,
+};
