@@ -86,7 +86,11 @@ export interface CheckContext {
    * for cleanup. Skips the check when creating is impossible (no create operation, no sample)
    * and fails it when the service does not answer 2xx with a usable id.
    */
-  create(options?: { body?: unknown; resource?: ResourceConfig; headers?: Record<string, string> }): Promise<Created>;
+  create(options?: {
+    body?: unknown;
+    resource?: ResourceConfig;
+    headers?: Record<string, string>;
+  }): Promise<Created>;
   /** An id that was never issued, shaped like the resource's ids and proven absent by a GET. */
   unknownId(resource?: ResourceConfig): Promise<string>;
   /** Tells the ledger the audit itself removed this item (so cleanup does not retry it). */

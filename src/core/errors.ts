@@ -1,12 +1,6 @@
 // Errors of our own: one base class with stable codes (model: undici lib/core/errors.js).
 
-export type ErrorCode =
-  | 'E_CONFIG'
-  | 'E_CONFIG_ENV'
-  | 'E_ARGS'
-  | 'E_UNREACHABLE'
-  | 'E_OPENAPI'
-  | 'E_INTERNAL';
+export type ErrorCode = 'E_CONFIG' | 'E_CONFIG_ENV' | 'E_ARGS' | 'E_UNREACHABLE' | 'E_OPENAPI' | 'E_INTERNAL';
 
 /** Base of every error the tool raises on purpose. `problems` are shown one per line. */
 export class ConformanceError extends Error {

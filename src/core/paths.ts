@@ -13,6 +13,7 @@ export function packagePath(...parts: string[]): string {
 let cachedVersion: string | undefined;
 /** The tool's version from package.json. */
 export function toolVersion(): string {
-  cachedVersion ??= (JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string }).version;
+  cachedVersion ??= (JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string })
+    .version;
   return cachedVersion;
 }

@@ -3,14 +3,58 @@
 /** Keys under which services commonly wrap a single item. */
 const ITEM_ENVELOPES = ['data', 'item', 'result', 'resource', 'record', 'object'];
 /** Keys under which services commonly wrap a list. */
-const LIST_ENVELOPES = ['data', 'items', 'results', 'records', 'content', 'entries', 'rows', 'list', 'values', 'elements', 'hits', 'nodes', 'edges'];
+const LIST_ENVELOPES = [
+  'data',
+  'items',
+  'results',
+  'records',
+  'content',
+  'entries',
+  'rows',
+  'list',
+  'values',
+  'elements',
+  'hits',
+  'nodes',
+  'edges',
+];
 
 /** Server-managed fields that may change on every write (left out of PUT/DELETE comparisons). */
 export const VOLATILE_FIELDS = [
-  'createdAt', 'updatedAt', 'modifiedAt', 'lastModified', 'lastModifiedAt', 'created_at', 'updated_at',
-  'modified_at', 'last_modified', 'created', 'updated', 'modified', 'timestamp', 'etag', 'eTag', 'ETag', '_etag',
-  'version', 'revision', 'rev', '_rev', '_version', '__v', 'lockVersion', 'lock_version', 'sequence', 'seq',
-  'dateCreated', 'dateModified', 'dateUpdated', 'creationTime', 'updateTime', 'lastUpdated', 'last_updated',
+  'createdAt',
+  'updatedAt',
+  'modifiedAt',
+  'lastModified',
+  'lastModifiedAt',
+  'created_at',
+  'updated_at',
+  'modified_at',
+  'last_modified',
+  'created',
+  'updated',
+  'modified',
+  'timestamp',
+  'etag',
+  'eTag',
+  'ETag',
+  '_etag',
+  'version',
+  'revision',
+  'rev',
+  '_rev',
+  '_version',
+  '__v',
+  'lockVersion',
+  'lock_version',
+  'sequence',
+  'seq',
+  'dateCreated',
+  'dateModified',
+  'dateUpdated',
+  'creationTime',
+  'updateTime',
+  'lastUpdated',
+  'last_updated',
 ];
 
 export function isObject(value: unknown): value is Record<string, unknown> {
@@ -89,7 +133,10 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   if (isObject(a) && isObject(b)) {
     const ka = Object.keys(a);
     const kb = Object.keys(b);
-    return ka.length === kb.length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && deepEqual(a[k], b[k]));
+    return (
+      ka.length === kb.length &&
+      ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && deepEqual(a[k], b[k]))
+    );
   }
   return false;
 }
@@ -134,7 +181,8 @@ export function diffPaths(a: unknown, b: unknown, limit = 5, path = ''): string[
   }
   if (Array.isArray(a) && Array.isArray(b) && a.length === b.length) {
     const out: string[] = [];
-    for (let i = 0; i < a.length && out.length < limit; i++) out.push(...diffPaths(a[i], b[i], limit - out.length, `${path}/${i}`));
+    for (let i = 0; i < a.length && out.length < limit; i++)
+      out.push(...diffPaths(a[i], b[i], limit - out.length, `${path}/${i}`));
     return out;
   }
   return [`${path || '/'}: ${short(a)} → ${short(b)}`];

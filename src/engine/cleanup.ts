@@ -7,18 +7,19 @@ import type { Ledger } from './ledger.js';
 export async function cleanup(client: HttpClient, ledger: Ledger): Promise<CleanupReport> {
   const pending = ledger.pending();
   const leftovers: CleanupReport['leftovers'] = [...ledger.untrackableLeftovers];
-  let deleted = 0;
   for (const entry of pending) {
     const exchange = await client.send({ method: 'DELETE', path: entry.path, auth: 'full' });
     const status = exchange.status;
     if (status !== undefined && ((status >= 200 && status < 300) || status === 404 || status === 410)) {
       ledger.markDeleted(entry.path);
-      deleted++;
     } else {
       leftovers.push({
         resource: entry.resource,
         url: client.redactor.text(client.resolve(entry.path)),
-        reason: status === undefined ? `DELETE failed: ${exchange.error?.message ?? 'no answer'}` : `DELETE answered ${status}`,
+        reason:
+          status === undefined
+            ? `DELETE failed: ${exchange.error?.message ?? 'no answer'}`
+            : `DELETE answered ${status}`,
       });
     }
   }

@@ -59,12 +59,18 @@ export class TaskContext implements CheckContext {
   requireOperations(...operations: Operation[]): void {
     const r = this.requireResource();
     const missing = operations.filter((op) => !r.operations.includes(op));
-    if (missing.length > 0) this.skip(`${r.name} does not declare the ${missing.join(', ')} operation${missing.length > 1 ? 's' : ''}`);
+    if (missing.length > 0)
+      this.skip(
+        `${r.name} does not declare the ${missing.join(', ')} operation${missing.length > 1 ? 's' : ''}`,
+      );
   }
 
-  async create(options: { body?: unknown; resource?: ResourceConfig; headers?: Record<string, string> } = {}): Promise<Created> {
+  async create(
+    options: { body?: unknown; resource?: ResourceConfig; headers?: Record<string, string> } = {},
+  ): Promise<Created> {
     const r = options.resource ?? this.requireResource();
-    if (!r.operations.includes('create')) this.skip(`${r.name} does not declare the create operation, so the audit cannot make test data`);
+    if (!r.operations.includes('create'))
+      this.skip(`${r.name} does not declare the create operation, so the audit cannot make test data`);
     const body = options.body ?? r.sample;
     if (body === undefined) this.skip(`${r.name} has no sample payload to create test data with`);
     if (this.readOnly) this.skip('--read-only: this check needs to create test data');
@@ -77,24 +83,35 @@ export class TaskContext implements CheckContext {
     }
     const created = createdFrom(exchange, r);
     if (!created) {
-      this.skip(`created a test ${r.name} item but found no "${r.idField}" in the answer and no usable Location header`);
+      this.skip(
+        `created a test ${r.name} item but found no "${r.idField}" in the answer and no usable Location header`,
+      );
     }
     return created;
   }
 
   async unknownId(resource?: ResourceConfig): Promise<string> {
     const r = resource ?? this.requireResource();
-    let sample = this.deps.ledger.pending().find((e) => e.resource === r.name)?.path.split('/').pop();
+    let sample = this.deps.ledger
+      .pending()
+      .find((e) => e.resource === r.name)
+      ?.path.split('/')
+      .pop();
     if (sample === undefined && r.operations.includes('list')) {
       const list = await this.send({ method: 'GET', path: r.path });
-      sample = unwrapList(list.json, r.name)?.map((item) => idOf(item, r.idField)).find((id) => id !== undefined);
+      sample = unwrapList(list.json, r.name)
+        ?.map((item) => idOf(item, r.idField))
+        .find((id) => id !== undefined);
     }
     for (let attempt = 0; attempt < 3; attempt++) {
       const id = neverIssuedId(sample ? decodeURIComponent(sample) : undefined);
       const probe = await this.send({ method: 'GET', path: this.itemPath(id, r) });
-      if (probe.status !== 200) return id;
+      // Only an answer that really carries this id proves the id is taken; a 200 without it is the service's bug.
+      if (probe.status !== 200 || idOf(unwrapItem(probe.json, r.idField), r.idField) !== id) return id;
     }
-    this.skip(`could not find an id that ${r.name} does not hold (three random ids all answered 200)`);
+    this.skip(
+      `could not find an id that ${r.name} does not hold (three random ids were all answered with a matching item)`,
+    );
   }
 
   markDeleted(path: string): void {

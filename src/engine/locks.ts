@@ -16,7 +16,10 @@ export class Locks {
       const previous = this.tails.get(name) as Promise<void>;
       let release!: () => void;
       const next = new Promise<void>((resolve) => (release = resolve));
-      this.tails.set(name, previous.then(() => next));
+      this.tails.set(
+        name,
+        previous.then(() => next),
+      );
       await previous;
       releases.push(release);
     }

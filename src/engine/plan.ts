@@ -33,7 +33,10 @@ function escapeRegExp(s: string): string {
 }
 
 /** Resources that belong to a shard: sorted by name, dealt round-robin. */
-export function shardResources(resources: ResourceConfig[], shard?: { index: number; total: number }): ResourceConfig[] {
+export function shardResources(
+  resources: ResourceConfig[],
+  shard?: { index: number; total: number },
+): ResourceConfig[] {
   if (!shard || shard.total <= 1) return resources;
   const sorted = [...resources].sort((a, b) => a.name.localeCompare(b.name));
   return sorted.filter((_r, i) => i % shard.total === shard.index - 1);

@@ -24,4 +24,3 @@ export function joinMessages(messages: string[]): string {
   if (unique.length > 5) shown.push(`… and ${unique.length - 5} more`);
   return `${unique.length} problems: ${shown.join('; ')}`;
 }
-

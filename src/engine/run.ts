@@ -40,10 +40,15 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
   const started = Date.now();
   const startedAt = new Date(started).toISOString();
   const signal = options.signal ?? new AbortController().signal;
-  const plan = buildPlan(config, options.catalogue, { only: options.only, skip: options.skip, shard: options.shard });
+  const plan = buildPlan(config, options.catalogue, {
+    only: options.only,
+    skip: options.skip,
+    shard: options.shard,
+  });
   const ledger = new Ledger();
   const hub = new ObserverHub(plan.observers, config);
-  let inCleanup = false;
+  /** Off during the reachability probe and cleanup: observers judge only the checks' own traffic. */
+  let observing = false;
   const client = new HttpClient({
     baseUrl: config.baseUrl,
     tokens: { full: config.auth.token, limited: config.auth.limitedToken },
@@ -54,7 +59,7 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
     signal,
     userAgent: `conformance/${toolVersion()}`,
     onExchange: (exchange) => {
-      if (!inCleanup) {
+      if (observing) {
         autoLedger(exchange, config, ledger);
         hub.inspect(exchange);
       }
@@ -63,6 +68,7 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
   });
   try {
     if (!options.skipPreflight) await preflight(client);
+    observing = true;
     const results: CheckResult[] = [];
     const total = plan.tasks.length + plan.exclusive.length + hub.expectedResults(plan.resources);
     const record = (result: CheckResult): void => {
@@ -79,7 +85,7 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
     );
     for (const task of plan.exclusive) record(await runTask(task, deps));
     for (const result of hub.results(plan.resources)) record(result);
-    inCleanup = true;
+    observing = false;
     const cleanupReport = await cleanup(client, ledger);
     const interrupted = signal.aborted;
     return {
@@ -101,13 +107,20 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
 /** One request to the base URL: any HTTP answer means reachable; a transport failure ends the run. */
 async function preflight(client: HttpClient): Promise<void> {
   const probe = await client.send({ method: 'GET', path: '', auth: 'none', retryOn429: false });
-  if (probe.status === undefined && probe.error?.code !== 'E_BODY_TOO_LARGE' && probe.error?.code !== 'E_TIMEOUT') {
-    throw new UnreachableError(`cannot reach ${client.redactor.text(client.baseUrl)}: ${probe.error?.message ?? 'no answer'}`);
+  if (
+    probe.status === undefined &&
+    probe.error?.code !== 'E_BODY_TOO_LARGE' &&
+    probe.error?.code !== 'E_TIMEOUT'
+  ) {
+    throw new UnreachableError(
+      `cannot reach ${client.redactor.text(client.baseUrl)}: ${probe.error?.message ?? 'no answer'}`,
+    );
   }
 }
 
 function lockSet(task: Task, config: AuditConfig): string[] {
-  const touches = task.check.touches ?? (task.check.scope === 'resource' ? 'own' : task.check.mutates ? 'all' : 'none');
+  const touches =
+    task.check.touches ?? (task.check.scope === 'resource' ? 'own' : task.check.mutates ? 'all' : 'none');
   if (touches === 'none') return [];
   if (touches === 'all' || !task.resource) return config.resources.map((r) => r.name);
   return [task.resource.name];
@@ -148,12 +161,19 @@ export async function runTask(task: Task, deps: Deps): Promise<CheckResult> {
     }
   }
   if (ctx.failures.length === 0) return done({ status: 'passed' });
-  const severity: Severity = ctx.failures.some((f) => (f.severity ?? check.severity) === 'error') ? 'error' : 'warning';
+  const severity: Severity = ctx.failures.some((f) => (f.severity ?? check.severity) === 'error')
+    ? 'error'
+    : 'warning';
   const evidence = ctx.failures
     .flatMap((f) => f.evidence ?? [])
     .slice(0, MAX_EVIDENCE)
     .map((e) => ('evidence' in e ? e.evidence : e));
-  return done({ status: 'failed', severity, message: joinMessages(ctx.failures.map((f) => f.message)), evidence });
+  return done({
+    status: 'failed',
+    severity,
+    message: joinMessages(ctx.failures.map((f) => f.message)),
+    evidence,
+  });
 }
 
 /** Registers every item a 2xx POST to a collection created, whoever sent it, so cleanup finds it. */
@@ -173,7 +193,12 @@ function autoLedger(exchange: Exchange, config: AuditConfig, ledger: Ledger): vo
     if (!resource) return;
     const created = createdFrom(exchange, resource);
     if (created) ledger.add(resource.name, created.path);
-    else ledger.addUntrackable(resource.name, exchange.url, `POST answered ${exchange.status} but named no id: the audit cannot delete it`);
+    else
+      ledger.addUntrackable(
+        resource.name,
+        exchange.url,
+        `POST answered ${exchange.status} but named no id: the audit cannot delete it`,
+      );
   } else if (exchange.method === 'DELETE') {
     ledger.markDeleted(relative);
   }

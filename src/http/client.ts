@@ -115,7 +115,10 @@ export class HttpClient {
       const raw = await this.once(method, url, headers, body, options);
       if (raw.status === 429 && options.retryOn429 !== false && retries < this.opts.max429Retries) {
         const told = advertisedWait(raw.headers);
-        const wait = Math.min(told?.ms ?? this.opts.defaultRetryWaitMs * 2 ** retries, this.opts.maxRetryWaitMs);
+        const wait = Math.min(
+          told?.ms ?? this.opts.defaultRetryWaitMs * 2 ** retries,
+          this.opts.maxRetryWaitMs,
+        );
         notes.push(
           `answered 429; waited ${(wait / 1000).toFixed(1)} s (${told ? `as ${told.source} said` : 'no wait advertised'}) and retried`,
         );
@@ -144,7 +147,10 @@ export class HttpClient {
           return this.finish(raw, notes, resource);
         }
         if (hops >= this.opts.maxRedirects) {
-          raw.error = { code: 'E_REDIRECT_LIMIT', message: `more than ${this.opts.maxRedirects} redirects (a loop?)` };
+          raw.error = {
+            code: 'E_REDIRECT_LIMIT',
+            message: `more than ${this.opts.maxRedirects} redirects (a loop?)`,
+          };
           return this.finish(raw, notes, resource);
         }
         hops++;
@@ -189,7 +195,16 @@ export class HttpClient {
     body: string | Buffer | undefined,
     options: SendOptions,
   ): Promise<RawExchange> {
-    const raw: RawExchange = { method, url, requestHeaders: { ...headers }, requestBody: body, headers: {}, bytes: Buffer.alloc(0), truncated: false, durationMs: 0 };
+    const raw: RawExchange = {
+      method,
+      url,
+      requestHeaders: { ...headers },
+      requestBody: body,
+      headers: {},
+      bytes: Buffer.alloc(0),
+      truncated: false,
+      durationMs: 0,
+    };
     try {
       await this.waitTurn();
     } catch {
@@ -208,7 +223,13 @@ export class HttpClient {
     const started = performance.now();
     this.count++;
     try {
-      const res = await request(url, { method: method as Dispatcher.HttpMethod, headers, body, signal, dispatcher });
+      const res = await request(url, {
+        method: method as Dispatcher.HttpMethod,
+        headers,
+        body,
+        signal,
+        dispatcher,
+      });
       raw.status = res.statusCode;
       raw.headers = flattenHeaders(res.headers);
       const chunks: Buffer[] = [];
@@ -270,7 +291,12 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
-function toExchange(raw: RawExchange, notes: string[], resource: string | undefined, redactor: Redactor): Exchange {
+function toExchange(
+  raw: RawExchange,
+  notes: string[],
+  resource: string | undefined,
+  redactor: Redactor,
+): Exchange {
   let text: string;
   let validUtf8 = true;
   try {
@@ -312,14 +338,21 @@ function toExchange(raw: RawExchange, notes: string[], resource: string | undefi
   };
 }
 
-function buildEvidence(raw: RawExchange, text: string, isJson: boolean, notes: string[], redactor: Redactor): Evidence {
+function buildEvidence(
+  raw: RawExchange,
+  text: string,
+  isJson: boolean,
+  notes: string[],
+  redactor: Redactor,
+): Evidence {
   const requestText = raw.requestBody === undefined ? undefined : raw.requestBody.toString();
   const evidence: Evidence = {
     request: {
       method: raw.method,
       url: redactor.text(raw.url),
       headers: redactor.headers(raw.requestHeaders),
-      body: requestText === undefined ? null : bodyForEvidence(redactor.text(requestText), tryJson(requestText)),
+      body:
+        requestText === undefined ? null : bodyForEvidence(redactor.text(requestText), tryJson(requestText)),
     },
     response:
       raw.status === undefined

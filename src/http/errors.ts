@@ -6,8 +6,14 @@ export interface TransportError {
 }
 
 /** Describes an error thrown by undici (or an abort) for evidence. */
-export function describeError(err: unknown, timeoutMs: number, timedOut: boolean, interrupted: boolean): TransportError {
-  if (interrupted && !timedOut) return { code: 'E_INTERRUPTED', message: 'stopped: the audit was interrupted' };
+export function describeError(
+  err: unknown,
+  timeoutMs: number,
+  timedOut: boolean,
+  interrupted: boolean,
+): TransportError {
+  if (interrupted && !timedOut)
+    return { code: 'E_INTERRUPTED', message: 'stopped: the audit was interrupted' };
   if (timedOut) return { code: 'E_TIMEOUT', message: `no complete response within ${timeoutMs} ms` };
   const e = err as { code?: string; name?: string; message?: string; cause?: { code?: string } };
   const code = e?.code ?? e?.cause?.code ?? e?.name ?? 'E_UNKNOWN';

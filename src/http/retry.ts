@@ -8,7 +8,8 @@ export function advertisedWait(
   const retryAfter = headers['retry-after'];
   if (retryAfter !== undefined) {
     const trimmed = retryAfter.trim();
-    if (/^\d+(\.\d+)?$/.test(trimmed)) return { ms: Math.round(Number(trimmed) * 1000), source: 'Retry-After' };
+    if (/^\d+(\.\d+)?$/.test(trimmed))
+      return { ms: Math.round(Number(trimmed) * 1000), source: 'Retry-After' };
     const date = Date.parse(trimmed);
     if (!Number.isNaN(date)) return { ms: Math.max(0, date - now), source: 'Retry-After' };
   }

@@ -12,7 +12,8 @@ export default defineCheck({
   severity: 'error',
   description: {
     sends: 'Nothing of its own: it judges the body of every 2xx answer the audit receives.',
-    passes: 'No 2xx body is an error object: a top-level non-empty "error"/"errors", "success": false, "ok": false, "status": "error"/"fail", or a "code"/"status" holding a 4xx/5xx number. Bodies that are representations of the resource (they carry its id field) are not judged.',
+    passes:
+      'No 2xx body is an error object: a top-level non-empty "error"/"errors", "success": false, "ok": false, "status": "error"/"fail", or a "code"/"status" holding a 4xx/5xx number. Bodies that are representations of the resource (they carry its id field) are not judged.',
     why: 'Clients, proxies, caches and monitors read the status code; a 200 that means "failed" is counted as a success by all of them.',
   },
   inspect(x, config) {
@@ -23,24 +24,39 @@ export default defineCheck({
 });
 
 /** Why a 2xx body is an error object, if it is one. */
-export function errorShape(body: Record<string, unknown>, idField: string, what: string): Finding | undefined {
+export function errorShape(
+  body: Record<string, unknown>,
+  idField: string,
+  what: string,
+): Finding | undefined {
   const nonEmpty = (v: unknown): boolean =>
-    v !== undefined && v !== null && v !== false && v !== '' && !(Array.isArray(v) && v.length === 0) && !(isObject(v) && Object.keys(v).length === 0);
+    v !== undefined &&
+    v !== null &&
+    v !== false &&
+    v !== '' &&
+    !(Array.isArray(v) && v.length === 0) &&
+    !(isObject(v) && Object.keys(v).length === 0);
   const errorCode = (v: unknown): boolean => {
     const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d{3}$/.test(v) ? Number(v) : NaN;
     return n >= 400 && n <= 599;
   };
   // A representation of the resource (it has the id field) may legitimately hold "status" or "error" data.
   const representation = idField in body;
-  if (nonEmpty(body.error) && !representation) return { message: `${what} with an "error" member in the body` };
+  if (nonEmpty(body.error) && !representation)
+    return { message: `${what} with an "error" member in the body` };
   if (nonEmpty(body.errors)) return { message: `${what} with a non-empty "errors" member in the body` };
   if (body.success === false) return { message: `${what} with "success": false in the body` };
   if (body.ok === false) return { message: `${what} with "ok": false in the body` };
-  if (!representation && typeof body.status === 'string' && /^(error|fail|failed|failure)$/i.test(body.status)) {
+  if (
+    !representation &&
+    typeof body.status === 'string' &&
+    /^(error|fail|failed|failure)$/i.test(body.status)
+  ) {
     return { message: `${what} with "status": ${JSON.stringify(body.status)} in the body` };
   }
   for (const key of ['code', 'status', 'statusCode', 'status_code', 'httpStatus']) {
-    if (!representation && errorCode(body[key])) return { message: `${what} with "${key}": ${JSON.stringify(body[key])} in the body` };
+    if (!representation && errorCode(body[key]))
+      return { message: `${what} with "${key}": ${JSON.stringify(body[key])} in the body` };
   }
   return undefined;
 }

@@ -4,8 +4,16 @@ import { answered } from '../../src/core/verdicts.js';
 
 /** Transport failures that mean the server broke (not our cap, not an interruption). */
 const SERVER_BROKE = new Set([
-  'E_TIMEOUT', 'ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT',
-  'UND_ERR_RES_CONTENT_LENGTH_MISMATCH', 'HPE_INVALID_CONSTANT', 'HPE_INVALID_HEADER_TOKEN', 'HPE_INVALID_CHUNK_SIZE',
+  'E_TIMEOUT',
+  'ECONNRESET',
+  'EPIPE',
+  'UND_ERR_SOCKET',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_RES_CONTENT_LENGTH_MISMATCH',
+  'HPE_INVALID_CONSTANT',
+  'HPE_INVALID_HEADER_TOKEN',
+  'HPE_INVALID_CHUNK_SIZE',
 ]);
 
 export default defineCheck({
@@ -16,9 +24,11 @@ export default defineCheck({
   title: 'Client input never makes the server fail (no 5xx)',
   severity: 'error',
   description: {
-    sends: 'Nothing of its own: it judges every answer to every request the other checks send, malformed ones included.',
-    passes: 'No answer is 5xx, and no request is left without a complete answer (reset, stalled or cut short).',
-    why: 'A 5xx says the fault is the server\'s: whatever a client sends, the server must answer with a 4xx that says what is wrong, not crash.',
+    sends:
+      'Nothing of its own: it judges every answer to every request the other checks send, malformed ones included.',
+    passes:
+      'No answer is 5xx, and no request is left without a complete answer (reset, stalled or cut short).',
+    why: "A 5xx says the fault is the server's: whatever a client sends, the server must answer with a 4xx that says what is wrong, not crash.",
   },
   inspect(x) {
     if (x.status !== undefined && x.status >= 500 && x.status <= 599) return { message: answered(x) };

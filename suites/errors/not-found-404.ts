@@ -12,8 +12,10 @@ export default defineCheck({
   scope: 'resource',
   mutates: false,
   description: {
-    sends: 'GET, PUT, PATCH and DELETE (as declared) on an id that was never issued, shaped like real ids and first proven absent; GET on an unknown collection. All with valid credentials.',
-    passes: 'Each answers 404. A DELETE of a never-issued id may also answer 2xx (an idempotent DELETE cannot tell it from a repeat). Under --read-only only the GETs are sent.',
+    sends:
+      'GET, PUT, PATCH and DELETE (as declared) on an id that was never issued, shaped like real ids and first proven absent; GET on an unknown collection. All with valid credentials.',
+    passes:
+      'Each answers 404. A DELETE of a never-issued id may also answer 2xx (an idempotent DELETE cannot tell it from a repeat). Under --read-only only the GETs are sent.',
     why: 'Clients tell "gone" from "broken" by the 404; a 200 with an empty body or a 400/500 makes them retry, cache garbage or report the wrong error.',
   },
   async run(ctx) {
@@ -32,11 +34,17 @@ export default defineCheck({
       // A PUT or PATCH that created the item leaves data behind: have the ledger remove it.
       if (is2xx(x) && probe.method !== 'GET' && probe.method !== 'DELETE') ctx.track(path, r.name);
       if (x.status === 404 || (probe.allow2xx && is2xx(x))) continue;
-      ctx.fail({ message: `${answered(x)} for an id that was never issued, expected 404${probe.allow2xx ? ' (or 2xx)' : ''}`, evidence: [x] });
+      ctx.fail({
+        message: `${answered(x)} for an id that was never issued, expected 404${probe.allow2xx ? ' (or 2xx)' : ''}`,
+        evidence: [x],
+      });
     }
     const unknown = await ctx.send({ method: 'GET', path: unknownCollection(r.path) });
     if (unknown.status !== 404) {
-      ctx.fail({ message: `${answered(unknown)} for a collection that does not exist, expected 404`, evidence: [unknown] });
+      ctx.fail({
+        message: `${answered(unknown)} for a collection that does not exist, expected 404`,
+        evidence: [unknown],
+      });
     }
   },
 });
@@ -45,4 +53,3 @@ export default defineCheck({
 function unknownCollection(path: string): string {
   return `${path}nonexistent${Math.floor(Math.random() * 9000) + 1000}`;
 }
-

@@ -11,20 +11,26 @@ export default defineCheck({
   severity: 'error',
   description: {
     sends: 'Nothing of its own: it judges every response the audit receives.',
-    passes: 'Every non-empty body (except on 204, 304, HEAD and redirects) has a JSON media type (application/json, with or without charset, or any +json type) and parses as UTF-8 JSON.',
+    passes:
+      'Every non-empty body (except on 204, 304, HEAD and redirects) has a JSON media type (application/json, with or without charset, or any +json type) and parses as UTF-8 JSON.',
     why: 'Clients parse every body as JSON; an HTML error page or a mislabelled body turns a clear error into a parser crash.',
   },
   inspect(x) {
     if (x.status === undefined || x.text === '' || x.truncated) return undefined;
-    if (x.method === 'HEAD' || x.status === 204 || x.status === 304 || (x.status >= 100 && x.status < 200)) return undefined;
+    if (x.method === 'HEAD' || x.status === 204 || x.status === 304 || (x.status >= 100 && x.status < 200))
+      return undefined;
     if (x.status >= 300 && x.status < 400) return undefined;
     const jsonType = x.mediaType === 'application/json' || x.mediaType.endsWith('+json');
     if (!jsonType) {
-      return { message: `${answered(x)} with Content-Type ${x.headers['content-type'] ? JSON.stringify(x.headers['content-type']) : '(none)'}, not JSON` };
+      return {
+        message: `${answered(x)} with Content-Type ${x.headers['content-type'] ? JSON.stringify(x.headers['content-type']) : '(none)'}, not JSON`,
+      };
     }
     if (!x.isJson) {
       const utf8 = x.evidence.notes?.some((n) => n.includes('not valid UTF-8'));
-      return { message: `${answered(x)} labelled ${x.mediaType} but the body ${utf8 ? 'is not valid UTF-8' : 'does not parse as JSON'}` };
+      return {
+        message: `${answered(x)} labelled ${x.mediaType} but the body ${utf8 ? 'is not valid UTF-8' : 'does not parse as JSON'}`,
+      };
     }
     return undefined;
   },

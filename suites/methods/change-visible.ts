@@ -13,22 +13,29 @@ export default defineCheck({
   scope: 'resource',
   mutates: true,
   description: {
-    sends: 'Creates an item, PUTs the replacement payload and GETs it; PATCHes the update payload and GETs it.',
+    sends:
+      'Creates an item, PUTs the replacement payload and GETs it; PATCHes the update payload and GETs it.',
     passes: 'Each change answers 200, and the following GET shows every field value that was sent.',
-    why: 'A change that answers success but is not stored silently loses the client\'s data; 204 or 202 breaks clients that expect the changed representation.',
+    why: "A change that answers success but is not stored silently loses the client's data; 204 or 202 breaks clients that expect the changed representation.",
   },
   async run(ctx) {
     const r = ctx.resource!;
     const canPut = r.operations.includes('replace') && r.replace !== undefined;
     const canPatch = r.operations.includes('update') && r.update !== undefined;
-    if (!canPut && !canPatch) ctx.skip(`${r.name} declares no replace (with a payload) or update (with an update payload)`);
+    if (!canPut && !canPatch)
+      ctx.skip(`${r.name} declares no replace (with a payload) or update (with an update payload)`);
     const created = await ctx.create();
     if (canPut) await change(ctx, created, 'PUT', r.replace);
     if (canPatch) await change(ctx, created, 'PATCH', r.update);
   },
 });
 
-async function change(ctx: CheckContext, created: Created, method: 'PUT' | 'PATCH', body: unknown): Promise<void> {
+async function change(
+  ctx: CheckContext,
+  created: Created,
+  method: 'PUT' | 'PATCH',
+  body: unknown,
+): Promise<void> {
   const r = ctx.resource!;
   const sent = await ctx.send({ method, path: created.path, json: body });
   if (sent.status !== 200) {

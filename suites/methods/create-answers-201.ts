@@ -15,7 +15,8 @@ export default defineCheck({
   mutates: true,
   description: {
     sends: "POST of the resource's sample payload to the collection, then GET of the new item's URL.",
-    passes: 'The POST answers 201 and names the new item (its id field or a Location header); the GET answers 200 with the values sent.',
+    passes:
+      'The POST answers 201 and names the new item (its id field or a Location header); the GET answers 200 with the values sent.',
     why: 'Clients branch on 201 to know something was created, and need its id or URL to use it.',
   },
   async run(ctx) {
@@ -38,7 +39,10 @@ export default defineCheck({
     if (!r.operations.includes('read')) return;
     const read = await ctx.send({ method: 'GET', path: created.path });
     if (read.status !== 200) {
-      ctx.fail({ message: `the created item cannot be read back: ${answered(read)}, expected 200`, evidence: [post, read] });
+      ctx.fail({
+        message: `the created item cannot be read back: ${answered(read)}, expected 200`,
+        evidence: [post, read],
+      });
       return;
     }
     const missing = missingValues(r.sample, unwrapItemLoose(read.json, r.idField));

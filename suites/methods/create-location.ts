@@ -35,7 +35,10 @@ export default defineCheck({
       return;
     }
     if (target.origin !== new URL(post.url).origin) {
-      ctx.fail({ message: `the Location header points to another origin (${target.origin})`, evidence: [post] });
+      ctx.fail({
+        message: `the Location header points to another origin (${target.origin})`,
+        evidence: [post],
+      });
       return;
     }
     if (!r.operations.includes('read')) return;

@@ -1,6 +1,13 @@
 // MTH-DELETE: DELETE on an item removes it (and only it).
 import { defineCheck } from '../../src/core/check.js';
-import { deepEqual, diffPaths, idOf, unwrapList, VOLATILE_FIELDS, withoutFields } from '../../src/core/shapes.js';
+import {
+  deepEqual,
+  diffPaths,
+  idOf,
+  unwrapList,
+  VOLATILE_FIELDS,
+  withoutFields,
+} from '../../src/core/shapes.js';
 import { answered, is2xx } from '../../src/core/verdicts.js';
 
 export default defineCheck({
@@ -13,8 +20,10 @@ export default defineCheck({
   scope: 'resource',
   mutates: true,
   description: {
-    sends: 'Creates two items; lists the collection; DELETEs the first; GETs it; GETs the second; lists again.',
-    passes: 'The DELETE answers 2xx (200, 202 or 204 all pass), the deleted item then answers 404 (or 410), and every other item is still there unchanged.',
+    sends:
+      'Creates two items; lists the collection; DELETEs the first; GETs it; GETs the second; lists again.',
+    passes:
+      'The DELETE answers 2xx (200, 202 or 204 all pass), the deleted item then answers 404 (or 410), and every other item is still there unchanged.',
     why: 'A delete that leaves the item readable, or removes something else, corrupts client state in ways nobody notices until data is gone.',
   },
   async run(ctx) {
@@ -36,13 +45,22 @@ export default defineCheck({
     if (canRead) {
       const gone = await ctx.send({ method: 'GET', path: victim.path });
       if (gone.status !== 404 && gone.status !== 410) {
-        ctx.fail({ message: `after ${answered(del)}, the item is still readable: ${answered(gone)}, expected 404`, evidence: [del, gone] });
+        ctx.fail({
+          message: `after ${answered(del)}, the item is still readable: ${answered(gone)}, expected 404`,
+          evidence: [del, gone],
+        });
       }
       const after = await ctx.send({ method: 'GET', path: bystander.path });
       const volatile = [...VOLATILE_FIELDS, ...ctx.config.ignoreFields];
       if (after.status !== 200) {
-        ctx.fail({ message: `deleting ${victim.path} also affected ${bystander.path}: ${answered(after)}`, evidence: [del, after] });
-      } else if (bystanderBefore?.status === 200 && !deepEqual(withoutFields(bystanderBefore.json, volatile), withoutFields(after.json, volatile))) {
+        ctx.fail({
+          message: `deleting ${victim.path} also affected ${bystander.path}: ${answered(after)}`,
+          evidence: [del, after],
+        });
+      } else if (
+        bystanderBefore?.status === 200 &&
+        !deepEqual(withoutFields(bystanderBefore.json, volatile), withoutFields(after.json, volatile))
+      ) {
         ctx.fail({
           message: `deleting ${victim.path} changed ${bystander.path}: ${diffPaths(withoutFields(bystanderBefore.json, volatile), withoutFields(after.json, volatile)).join(', ')}`,
           evidence: [del, bystanderBefore, after],
@@ -52,7 +70,9 @@ export default defineCheck({
     if (before?.status === 200) {
       const after = await ctx.send({ method: 'GET', path: r.path });
       const ids = (body: unknown): string[] =>
-        (unwrapList(body, r.name) ?? []).map((item) => idOf(item, r.idField)).filter((id): id is string => id !== undefined);
+        (unwrapList(body, r.name) ?? [])
+          .map((item) => idOf(item, r.idField))
+          .filter((id): id is string => id !== undefined);
       const remaining = new Set(ids(after.json));
       const vanished = ids(before.json).filter((id) => id !== victim.id && !remaining.has(id));
       if (after.status === 200 && vanished.length > 0) {

@@ -13,27 +13,33 @@ export default defineCheck({
   scope: 'resource',
   mutates: false,
   description: {
-    sends: 'GET on the collection; GET on one item (one the audit created, or the first listed when it may not create).',
+    sends:
+      'GET on the collection; GET on one item (one the audit created, or the first listed when it may not create).',
     passes: 'Both answer 200; the item answer carries the id that was asked for.',
     why: 'Clients read state with GET and treat anything but 200 as "no data": a 202, 203 or 204 breaks every generic client and cache.',
   },
   async run(ctx) {
     const r = ctx.resource!;
-    if (!r.operations.includes('list') && !r.operations.includes('read')) ctx.skip(`${r.name} declares neither list nor read`);
+    if (!r.operations.includes('list') && !r.operations.includes('read'))
+      ctx.skip(`${r.name} declares neither list nor read`);
     let listed: string | undefined;
     if (r.operations.includes('list')) {
       const list = await ctx.send({ method: 'GET', path: ctx.collectionPath() });
       if (list.status !== 200) {
         ctx.fail({ message: `${answered(list)}, expected 200`, evidence: [list] });
       } else {
-        listed = unwrapList(list.json, r.name)?.map((item) => idOf(item, r.idField)).find(Boolean);
+        listed = unwrapList(list.json, r.name)
+          ?.map((item) => idOf(item, r.idField))
+          .find(Boolean);
       }
     }
     if (!r.operations.includes('read')) return;
     let id: string | undefined;
-    if (r.operations.includes('create') && r.sample !== undefined && !ctx.readOnly) id = (await ctx.create()).id;
+    if (r.operations.includes('create') && r.sample !== undefined && !ctx.readOnly)
+      id = (await ctx.create()).id;
     else id = listed;
-    if (id === undefined) return ctx.skip('no item to read: cannot create one and the collection listed none');
+    if (id === undefined)
+      return ctx.skip('no item to read: cannot create one and the collection listed none');
     const read = await ctx.send({ method: 'GET', path: ctx.itemPath(id) });
     if (read.status !== 200) {
       ctx.fail({ message: `${answered(read)}, expected 200`, evidence: [read] });
@@ -41,8 +47,10 @@ export default defineCheck({
     }
     const got = idOf(unwrapItemLoose(read.json, r.idField), r.idField);
     if (got !== undefined && got !== id) {
-      ctx.fail({ message: `GET ${read.url} answered the item with ${r.idField} ${got}, not ${id}`, evidence: [read] });
+      ctx.fail({
+        message: `GET ${read.url} answered the item with ${r.idField} ${got}, not ${id}`,
+        evidence: [read],
+      });
     }
   },
 });
-

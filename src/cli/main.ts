@@ -1,0 +1,239 @@
+// The command line: run, list, explain, demo. Returns the exit code; never calls process.exit.
+import yargs, { type Argv } from 'yargs';
+import type { Check } from '../core/check.js';
+import type { Severity } from '../core/types.js';
+import { ConformanceError } from '../core/errors.js';
+import { RULE_IDS } from '../core/rules.js';
+import { toolVersion } from '../core/paths.js';
+import { loadConfig } from '../config/load.js';
+import { validateWaivers } from '../config/waivers.js';
+import { catalogue as defaultCatalogue } from '../../suites/index.js';
+import { auditAndReport, type AuditFlags, type Io } from './audit.js';
+import { renderExplain, renderList } from './list.js';
+import { runDemo } from './demo.js';
+
+export interface MainOptions {
+  io?: Partial<Io>;
+  catalogue?: Check[];
+  /** Aborted on SIGINT/SIGTERM by bin/conformance. */
+  signal?: AbortSignal;
+}
+
+/** Exit code when the run was stopped by a signal (128 + SIGINT). */
+export const EXIT_INTERRUPTED = 130;
+
+/** Runs the CLI with these arguments (without `node` and the script) and returns the exit code. */
+export async function main(args: string[], options: MainOptions = {}): Promise<number> {
+  const io: Io = { stdout: process.stdout, stderr: process.stderr, env: process.env, ...options.io };
+  const catalogue = options.catalogue ?? defaultCatalogue;
+  let code = 0;
+  let failure: string | undefined;
+  const parser = yargs(args)
+    .scriptName('conformance')
+    .version(toolVersion())
+    .strict()
+    .exitProcess(false)
+    .wrap(Math.min(110, (io.stdout as { columns?: number }).columns ?? 100))
+    .fail((message, err) => {
+      failure = err ? (err.message ?? String(err)) : message;
+    })
+    .command(
+      'run',
+      'Audit the API at --base-url (or the config baseUrl)',
+      (y) =>
+        runOptions(y)
+          .option('config', {
+            type: 'string',
+            describe: 'Config file (YAML or JSON); default conformance.config.{yaml,yml,json}',
+          })
+          .option('base-url', {
+            type: 'string',
+            describe:
+              'Base URL of the API, e.g. https://api.example.com/v1 (overrides baseUrl in the config)',
+          })
+          .option('openapi', {
+            type: 'string',
+            describe: 'OpenAPI document (file or URL) to derive resources from',
+          }),
+      async (argv) => {
+        const flags = auditFlags(argv, io);
+        const config = await loadConfig({ path: argv.config, baseUrl: argv['base-url'], env: io.env });
+        const problems = validateWaivers(config, new Set(RULE_IDS), new Set(catalogue.map((c) => c.id)));
+        if (problems.length > 0) throw new ConformanceError('E_CONFIG', problems[0], problems);
+        const { code: runCode, result } = await auditAndReport(config, catalogue, flags, io, options.signal);
+        code = result.interrupted ? EXIT_INTERRUPTED : runCode;
+      },
+    )
+    .command(
+      'demo',
+      'Start the bundled example API on a free loopback port and audit it',
+      (y) => runOptions(y),
+      async (argv) => {
+        const flags = auditFlags(argv, io);
+        code = await runDemo(catalogue, flags, io, options.signal);
+        if (options.signal?.aborted) code = EXIT_INTERRUPTED;
+      },
+    )
+    .command(
+      'list',
+      'List every check: id, rules, severity, title',
+      (y) => y.option('json', { type: 'boolean', default: false, describe: 'Print JSON' }),
+      (argv) => {
+        io.stdout.write(renderList(catalogue, argv.json));
+      },
+    )
+    .command(
+      'explain <name>',
+      'What a check (or every check of a rule) sends, what passes, why it matters',
+      (y) =>
+        y.positional('name', { type: 'string', demandOption: true, describe: 'A check id or a rule id' }),
+      (argv) => {
+        const text = renderExplain(catalogue, String(argv.name));
+        if (text === undefined)
+          throw new ConformanceError(
+            'E_ARGS',
+            `no check or rule named "${argv.name}" (conformance list shows them)`,
+          );
+        io.stdout.write(text);
+      },
+    )
+    .demandCommand(1, 'Name a command: run, demo, list or explain (see --help)')
+    .epilogue(
+      'Exit codes: 0 all checks passed or skipped; 1 a check failed (at or above --fail-on); 2 the audit could not run.',
+    )
+    .help();
+  try {
+    await parser.parseAsync();
+  } catch (err) {
+    return reportError(err, io);
+  }
+  if (failure !== undefined) return reportError(new ConformanceError('E_ARGS', failure), io);
+  return code;
+}
+
+function runOptions<T>(y: Argv<T>) {
+  return y
+    .option('reporter', {
+      type: 'string',
+      array: true,
+      default: ['console,json,junit'],
+      describe: 'Reporters, comma-separated: console, json, junit, html, markdown',
+    })
+    .option('out', { type: 'string', default: 'reports', describe: 'Directory for report files' })
+    .option('only', {
+      type: 'string',
+      array: true,
+      default: [] as string[],
+      describe: 'Run only these checks or rules (ids, suites, * wildcards)',
+    })
+    .option('skip', {
+      type: 'string',
+      array: true,
+      default: [] as string[],
+      describe: 'Skip these checks or rules',
+    })
+    .option('concurrency', {
+      type: 'number',
+      default: 8,
+      describe: 'Checks run at once (one resource is never probed by two checks at once)',
+    })
+    .option('timeout', {
+      type: 'number',
+      default: 10000,
+      describe: 'Deadline of one request in ms (headers and body)',
+    })
+    .option('read-only', {
+      type: 'boolean',
+      default: false,
+      describe: 'Send only requests that cannot change state; skip the rest',
+    })
+    .option('fail-on', {
+      choices: ['error', 'warning'] as const,
+      default: 'error' as const,
+      describe: 'Lowest severity that fails the run',
+    })
+    .option('shard', { type: 'string', describe: 'Run shard i of n (e.g. 2/3), split by resource' })
+    .option('max-rps', {
+      type: 'number',
+      describe: "Cap on the audit's own request rate (requests per second)",
+    })
+    .option('color', {
+      type: 'boolean',
+      describe: 'Colour console output (--no-color turns it off; NO_COLOR is honoured)',
+    })
+    .option('quiet', { type: 'boolean', default: false, describe: 'Print only failures and the summary' })
+    .option('verbose', {
+      type: 'boolean',
+      default: false,
+      describe: 'List every skipped check with its reason',
+    });
+}
+
+type RunArgv = {
+  reporter: string[];
+  out: string;
+  only: string[];
+  skip: string[];
+  concurrency: number;
+  timeout: number;
+  'read-only': boolean;
+  'fail-on': Severity;
+  shard?: string;
+  'max-rps'?: number;
+  color?: boolean;
+  quiet: boolean;
+  verbose: boolean;
+};
+
+function auditFlags(argv: RunArgv, io: Io): AuditFlags {
+  const split = (values: string[]): string[] =>
+    values
+      .flatMap((v) => String(v).split(','))
+      .map((v) => v.trim())
+      .filter(Boolean);
+  if (!Number.isInteger(argv.concurrency) || argv.concurrency < 1)
+    throw new ConformanceError('E_ARGS', '--concurrency must be a whole number of at least 1');
+  if (!Number.isFinite(argv.timeout) || argv.timeout < 1)
+    throw new ConformanceError('E_ARGS', '--timeout must be a positive number of milliseconds');
+  if (argv['max-rps'] !== undefined && !(argv['max-rps'] > 0))
+    throw new ConformanceError('E_ARGS', '--max-rps must be a positive number');
+  let shard: AuditFlags['shard'];
+  if (argv.shard !== undefined) {
+    const m = /^(\d+)\/(\d+)$/.exec(argv.shard);
+    if (!m || Number(m[1]) < 1 || Number(m[1]) > Number(m[2]))
+      throw new ConformanceError(
+        'E_ARGS',
+        `--shard must look like i/n with 1 <= i <= n (got "${argv.shard}")`,
+      );
+    shard = { index: Number(m[1]), total: Number(m[2]) };
+  }
+  const noColorEnv = io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== '';
+  const color = argv.color ?? (!noColorEnv && io.stdout.isTTY === true);
+  return {
+    reporter: split(argv.reporter),
+    out: argv.out,
+    only: split(argv.only),
+    skip: split(argv.skip),
+    concurrency: argv.concurrency,
+    timeout: argv.timeout,
+    readOnly: argv['read-only'],
+    failOn: argv['fail-on'],
+    shard,
+    maxRps: argv['max-rps'],
+    color: color && !(argv.color === undefined && noColorEnv),
+    quiet: argv.quiet,
+    verbose: argv.verbose,
+  };
+}
+
+/** Prints an error as one line per problem (no stack trace) and returns exit code 2. */
+function reportError(err: unknown, io: Io): number {
+  if (err instanceof ConformanceError) {
+    for (const problem of err.problems) io.stderr.write(`conformance: ${problem}\n`);
+  } else {
+    const message = err instanceof Error ? err.message : String(err);
+    io.stderr.write(`conformance: ${message}\n`);
+    if (io.env.CONFORMANCE_DEBUG) io.stderr.write(`${err instanceof Error ? err.stack : ''}\n`);
+  }
+  return 2;
+}

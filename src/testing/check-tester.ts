@@ -1,0 +1,109 @@
+// CheckTester: runs one check against valid and invalid fixture servers (model: ESLint's RuleTester).
+import { describe, expect, it } from '@jest/globals';
+import type { Check } from '../core/check.js';
+import type { AuditConfig, CheckResult, RunResult, Severity } from '../core/types.js';
+import type { ExampleApiOptions } from '../example-api/index.js';
+import { runAudit, type RunOptions } from '../engine/run.js';
+import { catalogue as fullCatalogue } from '../../suites/index.js';
+import { startExampleFixture, type FixtureServer } from './fixture-server.js';
+import { exampleConfig } from './example-config.js';
+
+export interface FixtureCase {
+  name: string;
+  /** Switches for the bundled example API (the default fixture). */
+  api?: ExampleApiOptions;
+  /** A custom server instead of the example API. */
+  server?: () => Promise<FixtureServer>;
+  /** Adjusts the config the audit runs with (default: config/example.yaml for this server). */
+  config?: (config: AuditConfig, server: FixtureServer) => AuditConfig;
+  /** Extra run options (e.g. readOnly). */
+  run?: Partial<RunOptions>;
+  /** Invalid cases: a rule id every failed result must name (default: the check's first rule). */
+  rule?: string;
+  /** Invalid cases: text or pattern the failure message must contain. */
+  message?: string | RegExp;
+  /** Invalid cases: the failed result's severity. */
+  severity?: Severity;
+  /** Only judge results for this resource. */
+  resource?: string;
+}
+
+export interface CheckTesterOptions {
+  /** Checks that run beside the tested one (observers need traffic); default for observers: every active check. */
+  with?: Check[];
+}
+
+/** Audits a fixture with the given checks and returns the whole run. */
+export async function auditFixture(
+  checks: Check[],
+  fixture: Pick<FixtureCase, 'api' | 'server' | 'config' | 'run'> = {},
+): Promise<{
+  result: RunResult;
+  server: FixtureServer;
+  before?: Record<string, unknown[]>;
+  after?: Record<string, unknown[]>;
+}> {
+  const server = fixture.server ? await fixture.server() : await startExampleFixture(fixture.api);
+  try {
+    const before = server.snapshot?.();
+    let config = await exampleConfig(server);
+    if (fixture.config) config = fixture.config(config, server);
+    const result = await runAudit(config, {
+      catalogue: checks,
+      concurrency: 4,
+      timeoutMs: 5000,
+      ...fixture.run,
+    });
+    return { result, server, before, after: server.snapshot?.() };
+  } finally {
+    await server.close();
+  }
+}
+
+/** Defines jest tests: every valid case passes (and runs), every invalid case fails naming the rule with evidence. */
+export class CheckTester {
+  constructor(private readonly options: CheckTesterOptions = {}) {}
+
+  run(check: Check, cases: { valid: FixtureCase[]; invalid: FixtureCase[] }): void {
+    const companions =
+      this.options.with ??
+      (check.kind === 'observer' ? fullCatalogue.filter((c) => c.kind === 'active' && !c.exclusive) : []);
+    const checks = [check, ...companions.filter((c) => c.id !== check.id)];
+    const mine = (result: RunResult, c: FixtureCase): CheckResult[] =>
+      result.results.filter(
+        (r) => r.checkId === check.id && (c.resource === undefined || r.resource === c.resource),
+      );
+
+    describe(check.id, () => {
+      for (const c of cases.valid) {
+        it(`valid: ${c.name}`, async () => {
+          const { result } = await auditFixture(checks, c);
+          const results = mine(result, c);
+          const bad = results.filter((r) => r.status === 'failed' || r.status === 'errored');
+          expect(bad.map((r) => `${r.resource}: ${r.status}: ${r.message}`)).toEqual([]);
+          expect(results.some((r) => r.status === 'passed')).toBe(true);
+        });
+      }
+      for (const c of cases.invalid) {
+        it(`invalid: ${c.name}`, async () => {
+          const { result } = await auditFixture(checks, c);
+          const failed = mine(result, c).filter((r) => r.status === 'failed');
+          expect(failed.length).toBeGreaterThan(0);
+          for (const r of failed) {
+            expect(r.rules).toContain(c.rule ?? check.rules[0]);
+            expect(r.evidence.length).toBeGreaterThan(0);
+            expect(r.evidence[0].curl).toMatch(/^curl /);
+            if (c.severity) expect(r.severity).toBe(c.severity);
+          }
+          if (c.message !== undefined) {
+            const messages = failed.map((r) => r.message ?? '');
+            const matches = messages.some((m) =>
+              typeof c.message === 'string' ? m.includes(c.message) : c.message!.test(m),
+            );
+            expect({ messages, matches }).toEqual({ messages, matches: true });
+          }
+        });
+      }
+    });
+  }
+}

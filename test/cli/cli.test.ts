@@ -1,0 +1,132 @@
+// The command line as a user meets it: exit codes, messages, report files.
+import { describe, expect, it } from '@jest/globals';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { main } from '../../src/cli/main.js';
+import { startExampleFixture, startRawFixture } from '../../src/testing/fixture-server.js';
+import { packagePath } from '../../src/core/paths.js';
+import { exampleEnv } from '../../src/testing/example-config.js';
+
+async function cli(args: string[], env: NodeJS.ProcessEnv = {}) {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const out: string[] = [];
+  const err: string[] = [];
+  stdout.on('data', (d) => out.push(String(d)));
+  stderr.on('data', (d) => err.push(String(d)));
+  const code = await main(args, { io: { stdout, stderr, env } });
+  return { code, stdout: out.join(''), stderr: err.join('') };
+}
+
+const exampleYaml = packagePath('config', 'example.yaml');
+
+describe('conformance run', () => {
+  it('exits 1 on a server that breaks a rule, naming the rule with evidence and a curl line', async () => {
+    const server = await startExampleFixture({ breaks: { deleteNoop: true } });
+    const out = await mkdtemp(join(tmpdir(), 'conf-cli-'));
+    try {
+      const r = await cli(
+        ['run', '--base-url', server.baseUrl, '--config', exampleYaml, '--out', out, '--no-color'],
+        exampleEnv(server),
+      );
+      expect(r.code).toBe(1);
+      expect(r.stdout).toContain('MTH-DELETE');
+      expect(r.stdout).toContain('still readable');
+      const report = JSON.parse(await readFile(join(out, 'conformance.json'), 'utf8'));
+      const failed = report.results.filter((x: { status: string }) => x.status === 'failed');
+      expect(failed.map((x: { rules: string[] }) => x.rules[0])).toEqual(['MTH-DELETE', 'MTH-DELETE']);
+      expect(failed[0].evidence[0].curl).toMatch(/^curl -i -X DELETE .*\$\{CONFORMANCE_TOKEN\}/);
+      expect(failed[0].evidence[0].request.headers.authorization).toBe('Bearer [redacted]');
+      const junit = await readFile(join(out, 'junit.xml'), 'utf8');
+      expect(junit).toContain('MTH-DELETE');
+      // The token never appears in any output.
+      expect(JSON.stringify(report) + junit + r.stdout + r.stderr).not.toContain(server.tokens.full);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('exits 0 on the example API with --fail-on error', async () => {
+    const server = await startExampleFixture();
+    const out = await mkdtemp(join(tmpdir(), 'conf-cli-'));
+    try {
+      const r = await cli(
+        ['run', '--base-url', server.baseUrl, '--config', exampleYaml, '--out', out, '--quiet'],
+        exampleEnv(server),
+      );
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/\d+ passed, 0 failed/);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('exits 2 with one line per config problem, no stack trace', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'conf-cli-'));
+    const file = join(dir, 'bad.yaml');
+    await writeFile(
+      file,
+      'baseUrl: http://127.0.0.1:1/v1\nresources:\n  - name: widgets\n    path: widgets\n    sampel: {}\n',
+    );
+    const r = await cli(['run', '--config', file]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('resources[0].path');
+    expect(r.stderr).toContain('sampel');
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('exits 2 naming a missing environment variable', async () => {
+    const r = await cli(['run', '--config', exampleYaml, '--base-url', 'http://127.0.0.1:1/v1'], {});
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('CONFORMANCE_TOKEN');
+  });
+
+  it('exits 2 when the target is unreachable', async () => {
+    const server = await startRawFixture((_req, res) => res.end());
+    const url = server.baseUrl;
+    await server.close();
+    const r = await cli(
+      ['run', '--config', exampleYaml, '--base-url', url],
+      exampleEnv({ tokens: { full: 'abcd1234', limited: 'efgh5678' } }),
+    );
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/cannot reach .*connection refused/);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('exits 2 on bad arguments', async () => {
+    expect((await cli(['run', '--concurrency', '0', '--config', exampleYaml])).code).toBe(2);
+    expect((await cli(['run', '--bogus'])).code).toBe(2);
+    const r = await cli(
+      ['run', '--reporter', 'pdf', '--config', exampleYaml, '--base-url', 'http://127.0.0.1:1/v1'],
+      exampleEnv({ tokens: { full: 'abcd1234', limited: 'efgh5678' } }),
+    );
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('unknown reporter "pdf"');
+  });
+});
+
+describe('conformance list and explain', () => {
+  it('lists every check with its rules', async () => {
+    const r = await cli(['list', '--json']);
+    expect(r.code).toBe(0);
+    const rows = JSON.parse(r.stdout);
+    expect(rows.find((x: { id: string }) => x.id === 'delete-removes')).toMatchObject({
+      rules: ['MTH-DELETE'],
+      severity: 'error',
+    });
+  });
+
+  it('explains a check and a rule', async () => {
+    const check = await cli(['explain', 'delete-removes']);
+    expect(check.code).toBe(0);
+    expect(check.stdout).toContain('What it sends');
+    const rule = await cli(['explain', 'MTH-DELETE']);
+    expect(rule.stdout).toContain('delete-removes');
+    const none = await cli(['explain', 'nope']);
+    expect(none.code).toBe(2);
+  });
+});

@@ -1,0 +1,77 @@
+// Engine behaviour: errored checks do not stop the run, --only/--skip select, cleanup reports leftovers.
+import { describe, expect, it } from '@jest/globals';
+import { defineCheck } from '../../src/core/check.js';
+import { auditFixture } from '../../src/testing/check-tester.js';
+import { buildPlan } from '../../src/engine/plan.js';
+import { catalogue } from '../../suites/index.js';
+import readCollectionAndItem from '../../suites/methods/read-collection-and-item.js';
+import type { AuditConfig } from '../../src/core/types.js';
+
+const throwing = defineCheck({
+  kind: 'active',
+  id: 'throws',
+  rules: ['MTH-READ'],
+  suite: 'test',
+  title: 'a check that throws',
+  severity: 'error',
+  scope: 'resource',
+  mutates: false,
+  description: { sends: '-', passes: '-', why: '-' },
+  async run() {
+    throw new Error('boom');
+  },
+});
+
+describe('engine', () => {
+  it('turns a check that throws into an errored result and keeps going', async () => {
+    const { result } = await auditFixture([throwing, readCollectionAndItem]);
+    const errored = result.results.filter((r) => r.checkId === 'throws');
+    expect(errored.map((r) => r.status)).toEqual(['errored', 'errored']);
+    expect(errored[0].message).toContain('boom');
+    expect(
+      result.results.filter((r) => r.checkId === 'read-collection-and-item').map((r) => r.status),
+    ).toEqual(['passed', 'passed']);
+  });
+
+  it('selects checks by id, rule id, suite and wildcard', () => {
+    const config = { resources: [{ name: 'a' }, { name: 'b' }] } as unknown as AuditConfig;
+    const ids = (only: string[], skip: string[] = []) =>
+      [...new Set(buildPlan(config, catalogue, { only, skip }).tasks.map((t) => t.check.id))].sort();
+    expect(ids(['MTH-READ'])).toEqual(['read-collection-and-item']);
+    expect(ids(['mth-*'])).toEqual([
+      'change-visible',
+      'create-answers-201',
+      'create-location',
+      'delete-removes',
+      'read-collection-and-item',
+    ]);
+    expect(ids(['methods'], ['MTH-CREATE'])).toEqual([
+      'change-visible',
+      'delete-removes',
+      'read-collection-and-item',
+    ]);
+  });
+
+  it('shards by resource: each resource in exactly one shard', () => {
+    const config = { resources: ['c', 'a', 'b', 'd'].map((name) => ({ name })) } as unknown as AuditConfig;
+    const shards = [1, 2, 3].map((index) =>
+      buildPlan(config, catalogue, { shard: { index, total: 3 } }).resources.map((r) => r.name),
+    );
+    expect(shards.flat().sort()).toEqual(['a', 'b', 'c', 'd']);
+    expect(shards).toEqual([['a', 'd'], ['b'], ['c']]);
+  });
+
+  it('reports what it created and could not delete', async () => {
+    const { result } = await auditFixture([catalogue.find((c) => c.id === 'create-answers-201')!], {
+      api: {
+        middleware: (req, res) => {
+          if (req.method !== 'DELETE') return false;
+          res.writeHead(403, { 'content-type': 'application/json' }).end('{"error":"no"}');
+          return true;
+        },
+      },
+    });
+    expect(result.cleanup.leftovers.length).toBe(2);
+    expect(result.cleanup.leftovers[0].reason).toBe('DELETE answered 403');
+  });
+});

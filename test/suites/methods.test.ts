@@ -1,0 +1,107 @@
+// CheckTester cases for the methods suite: MTH-READ, MTH-CREATE, MTH-CHANGE, MTH-DELETE.
+import { CheckTester } from '../../src/testing/check-tester.js';
+import readCollectionAndItem from '../../suites/methods/read-collection-and-item.js';
+import createAnswers201 from '../../suites/methods/create-answers-201.js';
+import createLocation from '../../suites/methods/create-location.js';
+import changeVisible from '../../suites/methods/change-visible.js';
+import deleteRemoves from '../../suites/methods/delete-removes.js';
+import { VALID_VARIANTS } from './valid-variants.js';
+
+const tester = new CheckTester();
+
+tester.run(readCollectionAndItem, {
+  valid: VALID_VARIANTS,
+  invalid: [
+    {
+      name: 'GET item answers 203',
+      api: { breaks: { readStatus: true } },
+      message: 'answered 203, expected 200',
+    },
+    {
+      name: 'GET collection answers 202',
+      api: { breaks: { listStatus: true } },
+      message: 'answered 202, expected 200',
+    },
+  ],
+});
+
+tester.run(createAnswers201, {
+  valid: VALID_VARIANTS,
+  invalid: [
+    {
+      name: 'POST answers 200',
+      api: { breaks: { createStatus200: true } },
+      message: 'answered 200, expected 201',
+    },
+    {
+      name: 'the created item cannot be read back',
+      api: { breaks: { createNotReadable: true } },
+      message: 'cannot be read back',
+    },
+  ],
+});
+
+tester.run(createLocation, {
+  valid: VALID_VARIANTS.filter((v) => v.api?.variant?.locationStyle !== 'none'),
+  invalid: [
+    {
+      name: 'no Location header',
+      api: { breaks: { noLocation: true } },
+      message: 'no Location header',
+      severity: 'warning',
+    },
+    {
+      name: 'Location leads elsewhere',
+      api: {
+        middleware: (req, res) => {
+          // Answers creates itself, pointing Location at an item that does not exist.
+          if (req.method !== 'POST' || !/^\/v1\/(widgets|orders)$/.test(req.url ?? '')) return false;
+          res.writeHead(201, { 'content-type': 'application/json', location: `${req.url}/999999` });
+          res.end(
+            JSON.stringify({
+              id: req.url?.includes('widgets') ? 424242 : 'a3f1c2d4-0000-4000-8000-000000000001',
+              name: 'x',
+            }),
+          );
+          return true;
+        },
+      },
+      message: 'does not lead to the new item',
+      severity: 'warning',
+    },
+  ],
+});
+
+tester.run(changeVisible, {
+  valid: VALID_VARIANTS,
+  invalid: [
+    {
+      name: 'PUT and PATCH answer 204',
+      api: { breaks: { changeStatus204: true } },
+      message: 'answered 204, expected 200',
+    },
+    {
+      name: 'changes are not stored',
+      api: { breaks: { changeNotApplied: true } },
+      message: 'does not show the values sent',
+    },
+    { name: 'PATCH answers 500', api: { breaks: { serverError: true } }, message: 'answered 500' },
+  ],
+});
+
+tester.run(deleteRemoves, {
+  valid: VALID_VARIANTS,
+  invalid: [
+    { name: 'the item stays readable', api: { breaks: { deleteNoop: true } }, message: 'still readable' },
+    {
+      name: 'DELETE answers 500',
+      api: { breaks: { deleteStatus500: true } },
+      message: 'answered 500, expected 2xx',
+    },
+    {
+      name: 'DELETE removes another item too',
+      api: { breaks: { deleteOthers: true } },
+      message: 'also removed other items',
+    },
+  ],
+});
