@@ -1,0 +1,252 @@
+// Schema-valid config data -> AuditConfig: checks the schema cannot express, defaults, secrets.
+import { isAbsolute, resolve } from 'node:path';
+import {
+  OPERATIONS,
+  type AuditConfig,
+  type Operation,
+  type ResourceConfig,
+  type Secret,
+  type WebhookConfig,
+} from '../core/types.js';
+import { resolveItemSchema } from './item-schema.js';
+import { pathKey, type Problem, type Segment } from './problems.js';
+import { didYouMean } from './suggest.js';
+import { waiverExpiresAt } from './waivers.js';
+
+/** The config as written (after interpolation), once it has passed config/schema.json. */
+export interface RawConfig {
+  baseUrl?: string;
+  openapi?: string;
+  auth?: { token?: string; limitedToken?: string };
+  idempotency?: { header?: string };
+  rateLimit?: { maxRequests?: number; expected?: boolean; waitMs?: number };
+  ignoreFields?: string[];
+  webhooks?: {
+    subscribe: { path: string; method?: string; body: unknown };
+    expect: WebhookConfig['expect'];
+    eventField?: string;
+    timeoutMs?: number;
+    signature?: {
+      header: string;
+      algorithm?: string;
+      encoding?: 'hex' | 'base64';
+      prefix?: string;
+      secret: string;
+    };
+  };
+  waivers?: AuditConfig['waivers'];
+  resources: Array<{
+    name: string;
+    path: string;
+    idField?: string;
+    operations?: Operation[];
+    sample?: Record<string, unknown>;
+    replace?: Record<string, unknown>;
+    update?: Record<string, unknown>;
+    invalid?: unknown[];
+    schema?: string | Record<string, unknown>;
+    forbidden?: Operation[];
+    idempotencyKey?: boolean;
+  }>;
+}
+
+/** The loaded config: AuditConfig plus the OpenAPI document named in the file, if any. */
+export type LoadedConfig = AuditConfig & {
+  /** `openapi` from the file: an http(s) URL, or a file path made absolute (relative to the config). */
+  openapiSource?: string;
+};
+
+export interface BuildContext {
+  /** Already checked and normalised `--base-url`, which wins over the file. */
+  baseUrlOverride?: string;
+  baseDir: string;
+  /** Variables whose whole value a string was (see interpolate). */
+  fromEnv: Map<string, string>;
+}
+
+/** Variable names that hold secrets even outside the auth and signature fields. */
+const SECRET_NAME = /TOKEN|SECRET|PASSW(OR)?D|API_?KEY|CREDENTIAL|PRIVATE/i;
+
+/**
+ * Checks an absolute http(s) base URL; returns it without trailing '/' or a problem message.
+ */
+export function normaliseBaseUrl(value: string): { url: string } | { problem: string } {
+  let parsed: URL;
+  try {
+    parsed = new URL(value);
+  } catch {
+    return { problem: `must be an absolute http(s) URL (got ${JSON.stringify(value)})` };
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    return { problem: `must be an absolute http(s) URL (got ${JSON.stringify(value)})` };
+  }
+  if (parsed.search !== '' || parsed.hash !== '' || /[?#]/.test(value)) {
+    return { problem: `must not have a query or fragment (got ${JSON.stringify(value)})` };
+  }
+  return { url: value.trim().replace(/\/+$/, '') };
+}
+
+/** Builds the AuditConfig; every problem found is returned (the config is only valid without). */
+export function buildConfig(
+  raw: RawConfig,
+  ctx: BuildContext,
+): { config: LoadedConfig; problems: Problem[] } {
+  const problems: Problem[] = [];
+  const problem = (path: Segment[], message: string): void => {
+    problems.push({ path, message });
+  };
+
+  let baseUrl = ctx.baseUrlOverride ?? '';
+  if (ctx.baseUrlOverride === undefined) {
+    if (raw.baseUrl === undefined) problem(['baseUrl'], 'required (or pass --base-url)');
+    else {
+      const checked = normaliseBaseUrl(raw.baseUrl);
+      if ('problem' in checked) problem(['baseUrl'], checked.problem);
+      else baseUrl = checked.url;
+    }
+  }
+
+  const names = raw.resources.map((resource) => resource.name);
+  const resources = raw.resources.map((resource, index): ResourceConfig => {
+    const first = names.indexOf(resource.name);
+    if (first !== index) {
+      problem(
+        ['resources', index, 'name'],
+        `duplicate resource name "${resource.name}" (also resources[${first}].name)`,
+      );
+    }
+    if (/[?#\s]/.test(resource.path)) {
+      problem(
+        ['resources', index, 'path'],
+        `must be a plain path, without query, fragment or spaces (got ${JSON.stringify(resource.path)})`,
+      );
+    }
+    const out: ResourceConfig = {
+      name: resource.name,
+      path: resource.path.length > 1 ? resource.path.replace(/\/+$/, '') || '/' : resource.path,
+      idField: resource.idField ?? 'id',
+      operations: resource.operations ?? [...OPERATIONS],
+      invalid: resource.invalid ?? [],
+      forbidden: resource.forbidden ?? [],
+      idempotencyKey: resource.idempotencyKey ?? false,
+    };
+    if (resource.sample !== undefined) out.sample = resource.sample;
+    const replace = resource.replace ?? resource.sample;
+    if (replace !== undefined) out.replace = replace;
+    if (resource.update !== undefined) out.update = resource.update;
+    if (resource.schema !== undefined) {
+      const loaded = resolveItemSchema(resource.schema, ctx.baseDir);
+      if ('problem' in loaded) problem(['resources', index, 'schema'], loaded.problem);
+      else out.schema = loaded.schema;
+    }
+    return out;
+  });
+
+  const webhooks = raw.webhooks === undefined ? undefined : buildWebhooks(raw.webhooks, names, problem);
+
+  const waivers = (raw.waivers ?? []).map((waiver, index) => {
+    if (!waiverExpiresAt(waiver.expires)) {
+      problem(['waivers', index, 'expires'], `not a real date (got ${JSON.stringify(waiver.expires)})`);
+    }
+    if (waiver.resource !== undefined && !names.includes(waiver.resource)) {
+      problem(
+        ['waivers', index, 'resource'],
+        `unknown resource "${waiver.resource}"${didYouMean(waiver.resource, names)}`,
+      );
+    }
+    return { ...waiver };
+  });
+
+  const auth: AuditConfig['auth'] = {};
+  if (raw.auth?.token) auth.token = raw.auth.token;
+  if (raw.auth?.limitedToken) auth.limitedToken = raw.auth.limitedToken;
+
+  const config: LoadedConfig = {
+    baseUrl,
+    auth,
+    secrets: collectSecrets(raw, ctx.fromEnv),
+    idempotency: { header: raw.idempotency?.header ?? 'Idempotency-Key' },
+    rateLimit: {
+      maxRequests: raw.rateLimit?.maxRequests ?? 200,
+      expected: raw.rateLimit?.expected ?? false,
+      ...(raw.rateLimit?.waitMs === undefined ? {} : { waitMs: raw.rateLimit.waitMs }),
+    },
+    ignoreFields: raw.ignoreFields ?? [],
+    waivers,
+    resources,
+  };
+  if (webhooks) config.webhooks = webhooks;
+  if (raw.openapi !== undefined) {
+    config.openapiSource =
+      /^https?:\/\//i.test(raw.openapi) || isAbsolute(raw.openapi)
+        ? raw.openapi
+        : resolve(ctx.baseDir, raw.openapi);
+  }
+  return { config, problems };
+}
+
+function buildWebhooks(
+  raw: NonNullable<RawConfig['webhooks']>,
+  names: string[],
+  problem: (path: Segment[], message: string) => void,
+): WebhookConfig {
+  raw.expect.forEach((expectation, index) => {
+    const resource = expectation.after.resource;
+    if (!names.includes(resource)) {
+      problem(
+        ['webhooks', 'expect', index, 'after', 'resource'],
+        `unknown resource "${resource}"${didYouMean(resource, names)}`,
+      );
+    }
+  });
+  const webhooks: WebhookConfig = {
+    subscribe: { path: raw.subscribe.path, method: raw.subscribe.method ?? 'POST', body: raw.subscribe.body },
+    expect: raw.expect.map((expectation) => ({ after: { ...expectation.after }, event: expectation.event })),
+    eventField: raw.eventField ?? 'type',
+    timeoutMs: raw.timeoutMs ?? 5000,
+  };
+  // An empty secret (e.g. `${WEBHOOK_SECRET:-}` unset) means: no signature to check.
+  const signature = raw.signature;
+  if (signature && signature.secret !== '') {
+    webhooks.signature = {
+      header: signature.header,
+      algorithm: signature.algorithm ?? 'hmac-sha256',
+      encoding: signature.encoding ?? 'hex',
+      prefix: signature.prefix ?? '',
+      secret: signature.secret,
+    };
+  }
+  return webhooks;
+}
+
+/**
+ * The tokens and the webhook secret (literal or from a variable), plus any other value taken
+ * whole from a variable whose name says it is secret. Empty values are never secrets.
+ */
+function collectSecrets(raw: RawConfig, fromEnv: Map<string, string>): Secret[] {
+  const secrets: Secret[] = [];
+  const add = (value: unknown, path: Segment[], envVar = fromEnv.get(pathKey(path))): void => {
+    if (typeof value !== 'string' || value === '') return;
+    const existing = secrets.find((secret) => secret.value === value);
+    if (existing) existing.envVar ??= envVar;
+    else secrets.push(envVar === undefined ? { value } : { value, envVar });
+  };
+  add(raw.auth?.token, ['auth', 'token']);
+  add(raw.auth?.limitedToken, ['auth', 'limitedToken']);
+  add(raw.webhooks?.signature?.secret, ['webhooks', 'signature', 'secret']);
+  for (const [key, envVar] of fromEnv) {
+    if (!SECRET_NAME.test(envVar)) continue;
+    const path = JSON.parse(key) as Segment[];
+    add(valueAt(raw, path), path, envVar);
+  }
+  return secrets;
+}
+
+function valueAt(root: unknown, path: readonly Segment[]): unknown {
+  let node = root;
+  for (const segment of path) {
+    if (node === null || typeof node !== 'object') return undefined;
+    node = (node as Record<string | number, unknown>)[segment];
+  }
+  return node;
+}
