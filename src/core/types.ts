@@ -78,6 +78,8 @@ export interface AuditConfig {
   resources: ResourceConfig[];
   /** Where the config came from (file path), for messages. */
   source?: string;
+  /** `openapi` from the config: an http(s) URL, or an absolute file path (resolved against the config file). */
+  openapiSource?: string;
 }
 
 /** A request as shown in evidence: secrets already redacted. */
