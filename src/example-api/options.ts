@@ -36,7 +36,8 @@ export interface RateLimitOptions {
 
 /**
  * Called for every request after its body is read and before anything else (authentication
- * included). Returning true means it has answered and the API does nothing more.
+ * included). Returning true means it has answered and the API does nothing more. Requests whose
+ * body passes the size cap never reach it (they are answered 401 or 413 at once).
  */
 export type Middleware = (
   req: IncomingMessage,
