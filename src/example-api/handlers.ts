@@ -1,6 +1,6 @@
 // The six operations on a collection (list, read, create, replace, update, delete), with their break points.
 import type { IncomingHttpHeaders } from 'node:http';
-import type { RateLimiter } from './auth.js';
+import type { RateLimiter } from './ratelimit.js';
 import type { Breaks } from './breaks.js';
 import { fingerprintOf, type IdempotencyStore } from './idempotency.js';
 import type { ResolvedOptions } from './options.js';

@@ -26,12 +26,17 @@ export interface Variant {
   locationStyle?: 'path' | 'absolute' | 'none';
 }
 
-/** Fixed-window rate limit per token. */
+/** Rate limit per token. */
 export interface RateLimitOptions {
   /** Requests allowed per window and token. */
   limit: number;
-  /** Window length in ms (windows are aligned to multiples of it on the clock). */
+  /** Window length in ms. */
   windowMs: number;
+  /**
+   * `sliding` (default): at most `limit` admitted in any `windowMs`. `fixed`: counted per window
+   * aligned to multiples of `windowMs` (a burst across a boundary may then meet no 429).
+   */
+  window?: 'sliding' | 'fixed';
 }
 
 /**

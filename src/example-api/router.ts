@@ -1,6 +1,7 @@
 // Request dispatch in the order the conventions need: authentication, rate limit, routing, method, permission.
 import type { IncomingMessage } from 'node:http';
-import { authenticate, rateLimitedReply } from './auth.js';
+import { authenticate } from './auth.js';
+import { rateLimitedReply } from './ratelimit.js';
 import { runOperation, type App } from './handlers.js';
 import { errorReply, type Reply } from './reply.js';
 import type { ResourceOperation } from './resources.js';

@@ -1,7 +1,7 @@
 // The example API's HTTP server (node:http only): body reading, middleware, replies, webhooks, lifecycle.
 import http, { type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { RateLimiter } from './auth.js';
+import { RateLimiter } from './ratelimit.js';
 import { applyReplyBreaks } from './breaks.js';
 import type { App } from './handlers.js';
 import { IdempotencyStore } from './idempotency.js';

@@ -112,6 +112,24 @@ describe('rate limit', () => {
     }
   });
 
+  it.each([
+    ['sliding', [200, 200, 200, 429]],
+    ['fixed', [200, 200, 200, 200]],
+  ] as const)('%s window: a burst across a window boundary gets %j', async (window, statuses) => {
+    let now = 900;
+    const t = await start({ rateLimit: { limit: 3, windowMs: 1000, window }, now: () => now });
+    try {
+      const seen = [];
+      for (let i = 0; i < 4; i++) {
+        if (i === 2) now = 1100; // two requests before the aligned boundary at 1000, two after
+        seen.push((await call(t.baseUrl, 'GET', '/widgets/1')).status);
+      }
+      expect(seen).toEqual(statuses);
+    } finally {
+      await t.api.close();
+    }
+  });
+
   it('defaults to 1000 requests per second and can be disabled', async () => {
     let now = 0;
     const t = await start({ now: () => now });
