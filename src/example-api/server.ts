@@ -1,6 +1,7 @@
 // The example API's HTTP server (node:http only): body reading, middleware, replies, webhooks, lifecycle.
 import http, { type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { authenticate } from './auth.js';
 import { RateLimiter } from './ratelimit.js';
 import { applyReplyBreaks } from './breaks.js';
 import type { App } from './handlers.js';
@@ -62,6 +63,14 @@ export function createExampleApi(options: ExampleApiOptions = {}): ExampleApi {
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) =>
     answerClientError(err, socket, style),
   );
+  // CONNECT never reaches 'request': answer it here (401 first, like everything else) instead of dropping it.
+  server.on('connect', (req: IncomingMessage, socket: Socket) => {
+    requests++;
+    socket.on('error', () => undefined);
+    const auth = authenticate(req.headers.authorization, opts.tokens);
+    const reply = auth.ok ? errorReply(405, 'method_not_allowed', 'CONNECT is not allowed') : auth.reply;
+    writeRaw(socket, reply, style);
+  });
 
   return {
     tokens: { ...opts.tokens },
@@ -172,7 +181,12 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Socket, style: Re
   }
   const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
   const message = status === 431 ? 'Request headers too large' : 'Malformed HTTP request';
-  const { headers, text } = renderReply(errorReply(status, 'bad_request', message), style);
+  writeRaw(socket, errorReply(status, 'bad_request', message), style);
+}
+
+/** Writes a whole HTTP/1.1 response on a bare socket and closes it. */
+function writeRaw(socket: Socket, reply: Reply, style: RenderStyle): void {
+  const { status, headers, text } = renderReply(reply, style);
   const lines = Object.entries({ ...headers, Connection: 'close' }).map(([k, v]) => `${k}: ${v}`);
   const reason = http.STATUS_CODES[status] ?? 'Error';
   socket.end(`HTTP/1.1 ${status} ${reason}\r\n${lines.join('\r\n')}\r\n\r\n${text}`);

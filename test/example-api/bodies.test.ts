@@ -135,15 +135,30 @@ describe('limits and robustness', () => {
     }
   });
 
-  it('answers a request node cannot parse with a JSON 400', async () => {
-    const answer = await new Promise<string>((resolve, reject) => {
+  /** Sends raw bytes and collects everything until the server closes the connection. */
+  const raw = (text: string): Promise<string> =>
+    new Promise<string>((resolve, reject) => {
       const socket = net.connect(Number(new URL(s.origin).port), '127.0.0.1');
       let data = '';
       socket.on('data', (d) => (data += d.toString()));
       socket.on('end', () => resolve(data));
       socket.on('error', reject);
-      socket.write('GET /v1/widgets HTTP/1.1\r\nHost: x\r\nBad Header Line\r\n\r\n');
+      socket.write(text);
     });
+
+  it('answers CONNECT with a JSON 401 without credentials and a JSON 405 with them', async () => {
+    const anonymous = await raw('CONNECT 127.0.0.1:80 HTTP/1.1\r\nHost: x\r\n\r\n');
+    expect(anonymous).toMatch(/^HTTP\/1\.1 401/);
+    expect(anonymous).toContain('WWW-Authenticate: Bearer realm="example"');
+    const known = await raw(
+      'CONNECT 127.0.0.1:80 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer demo-full-token\r\n\r\n',
+    );
+    expect(known).toMatch(/^HTTP\/1\.1 405/);
+    expect(known).toContain('"method_not_allowed"');
+  });
+
+  it('answers a request node cannot parse with a JSON 400', async () => {
+    const answer = await raw('GET /v1/widgets HTTP/1.1\r\nHost: x\r\nBad Header Line\r\n\r\n');
     expect(answer).toMatch(/^HTTP\/1\.1 400/);
     expect(answer).toContain('application/json');
     expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toEqual({
