@@ -13,6 +13,7 @@ import { Locks } from './locks.js';
 import { cleanup } from './cleanup.js';
 import { summarise } from './summary.js';
 import { baseResult, joinMessages } from './results.js';
+import { applyWaiver } from './waivers.js';
 
 export interface RunOptions {
   catalogue: Check[];
@@ -29,6 +30,8 @@ export interface RunOptions {
   onResult?: (result: CheckResult, done: number, total: number) => void;
   /** Called with every exchange the audit makes (HAR export...). */
   onExchange?: (exchange: Exchange) => void;
+  /** Clock for waiver expiry, read once at the start (default: the start of the run); tests inject one. */
+  now?: () => Date;
   /** Skip the reachability probe (tests of unreachable handling turn it on). */
   skipPreflight?: boolean;
 }
@@ -71,11 +74,16 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
     observing = true;
     const results: CheckResult[] = [];
     const total = plan.tasks.length + plan.exclusive.length + hub.expectedResults(plan.resources);
-    const record = (result: CheckResult): void => {
+    // One instant for every waiver, so a waiver cannot expire halfway through a run.
+    const waiverNow = options.now?.() ?? new Date(started);
+    const record = (raw: CheckResult): void => {
+      // Applied as each result is known, so progress lines already say "waived".
+      const result = applyWaiver(raw, config.waivers, waiverNow);
       results.push(result);
       options.onResult?.(result, results.length, total);
     };
-    const deps = { config, client, ledger, readOnly: options.readOnly ?? false, signal };
+    const shared = new Map<string, Promise<unknown>>();
+    const deps = { config, client, ledger, readOnly: options.readOnly ?? false, signal, shared };
     const locks = new Locks(config.resources.map((r) => r.name));
     const limit = pLimit(Math.max(1, options.concurrency ?? 8));
     await Promise.all(
@@ -132,6 +140,7 @@ interface Deps {
   ledger: Ledger;
   readOnly: boolean;
   signal: AbortSignal;
+  shared?: Map<string, Promise<unknown>>;
 }
 
 /** Runs one check on one resource; never throws. */
