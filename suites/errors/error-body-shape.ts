@@ -1,0 +1,92 @@
+// ERR-BODY (warning): every 4xx/5xx carries a JSON body, and error bodies share one shape across the API.
+import { defineCheck, type Exchange, type ExchangeGroup, type SummaryFinding } from '../../src/core/check.js';
+import { isObject } from '../../src/core/shapes.js';
+import { answered } from '../../src/core/verdicts.js';
+
+/** Shapes named in a failure message before "and N more". */
+const SHOWN_SHAPES = 4;
+
+export default defineCheck({
+  kind: 'observer',
+  id: 'error-body-shape',
+  rules: ['ERR-BODY'],
+  suite: 'errors',
+  title: 'Error answers carry a JSON body, in one shape across the API',
+  severity: 'warning',
+  description: {
+    sends:
+      'Nothing of its own: it judges every 4xx and 5xx answer the other checks provoke, on every resource and outside them (unknown collections and versions, missing credentials, malformed bodies...).',
+    passes:
+      'Every error answer (HEAD excepted) has a non-empty JSON body (application/json or any +json type, so application/problem+json passes), and all error bodies share at least one top-level member of the same JSON type, e.g. every body has an "error" object, or every problem+json body has "type", "title" and "status". Members beyond that common core are treated as optional: "detail" present in some problem+json bodies and absent in others, or an "errors" list only on validation failures, pass. Error bodies with no member in common (a gateway\'s {"message"} beside the application\'s {"error": {...}}, or "error" a string in some and an object in others) fail.',
+    why: 'Clients parse error bodies with one piece of code; an empty body, an HTML page or a second, unrelated shape (typically from a gateway or framework default in front of the application) leaves them with nothing to show or log.',
+  },
+  inspect(x) {
+    if (!isErrorAnswer(x)) return undefined;
+    if (x.text.trim() === '') return { message: `${answered(x)} with an empty body` };
+    if (!isJsonType(x.mediaType) || !x.isJson) {
+      const type = x.headers['content-type'] ? `a ${x.mediaType} body` : 'a body without Content-Type';
+      return { message: `${answered(x)} with ${type}, not JSON` };
+    }
+    return undefined;
+  },
+  group(x) {
+    if (!isErrorAnswer(x) || !isJsonType(x.mediaType) || !x.isJson) return undefined;
+    return shapeKey(x.json);
+  },
+  summarise(groups) {
+    if (groups.length < 2) return [];
+    const members = groups.map((g) => new Set(g.key.split(',').filter(Boolean)));
+    const common = [...members[0]].filter((m) => members.every((set) => set.has(m)));
+    if (common.length > 0) return [];
+    const sorted = [...groups].sort((a, b) => b.count - a.count);
+    const shown = sorted.slice(0, SHOWN_SHAPES).map(describeGroup);
+    if (sorted.length > SHOWN_SHAPES) shown.push(`and ${sorted.length - SHOWN_SHAPES} more shapes`);
+    const finding: SummaryFinding = {
+      message: `error bodies come in ${groups.length} shapes with no top-level member in common: ${shown.join('; ')}`,
+      evidence: sorted.slice(0, SHOWN_SHAPES).flatMap((g) => g.evidence.slice(0, 1)),
+    };
+    return [finding];
+  },
+});
+
+/** A 4xx or 5xx answer whose body can be judged (HEAD carries none; a body cut at the cap cannot be parsed). */
+function isErrorAnswer(x: Exchange): boolean {
+  return x.status !== undefined && x.status >= 400 && x.status <= 599 && x.method !== 'HEAD' && !x.truncated;
+}
+
+function isJsonType(mediaType: string): boolean {
+  return mediaType === 'application/json' || mediaType.endsWith('+json');
+}
+
+/** JSON type names as the message shows them. */
+function typeOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value;
+}
+
+/**
+ * The shape of an error body: its top-level members with their JSON types ("error:object,status:number"),
+ * sorted; a body that is not an object is one pseudo-member ("(string)").
+ */
+export function shapeKey(body: unknown): string {
+  if (!isObject(body)) return `(${typeOf(body)})`;
+  return Object.entries(body)
+    .map(([k, v]) => `${k.replace(/[,:]/g, '_')}:${typeOf(v)}`)
+    .sort()
+    .join(',');
+}
+
+/** `{error: object} in 40 responses (400, 404 on widgets, orders)` */
+function describeGroup(g: ExchangeGroup): string {
+  const members = g.key.startsWith('(')
+    ? `a bare JSON ${g.key.slice(1, -1)}`
+    : `{${g.key
+        .split(',')
+        .filter(Boolean)
+        .map((m) => m.replace(':', ': '))
+        .join(', ')}}`;
+  const where = g.resources.map((r) => (r === '' ? 'outside the declared resources' : r)).join(', ');
+  const count = g.count === 1 ? '1 response' : `${g.count} responses`;
+  return `${members} in ${count} (${g.statuses.join(', ')} on ${where})`;
+}

@@ -1,0 +1,234 @@
+// ERR-MALFORMED: malformed POST/PUT/PATCH bodies are answered 400 and change nothing (422: warning).
+import { defineCheck, type CheckContext, type Exchange } from '../../src/core/check.js';
+import type { Severity } from '../../src/core/types.js';
+import {
+  deepEqual,
+  diffPaths,
+  idOf,
+  isObject,
+  listIds,
+  missingValues,
+  short,
+  unwrapItemLoose,
+  unwrapList,
+  VOLATILE_FIELDS,
+  withoutFields,
+} from '../../src/core/shapes.js';
+import { requestLine, statusText } from '../../src/core/verdicts.js';
+
+/** One malformed (or, when `lenient`, merely unusual) body. */
+interface Probe {
+  label: string;
+  body: string;
+  /** The JSON value sent, to recognise an item it created. */
+  value?: unknown;
+  /** Unknown extra fields: any 2xx or 4xx passes; only a failure (5xx) fails. */
+  lenient?: boolean;
+}
+
+type Kind = 'accepted' | 'crashed' | 'unprocessable' | 'other';
+
+/** Field names probed with an unknown member: unlikely to exist in any service. */
+const UNKNOWN_FIELD = 'conformanceUnknownField';
+/** Labels listed in one message before "and N more". */
+const SHOWN = 6;
+
+export default defineCheck({
+  kind: 'active',
+  id: 'malformed-400',
+  rules: ['ERR-MALFORMED'],
+  suite: 'errors',
+  title: 'Malformed request bodies are answered 400 and change nothing',
+  severity: 'error',
+  scope: 'resource',
+  mutates: true,
+  description: {
+    sends:
+      'POST to the collection, PUT and PATCH to an item it created (as declared), each with: unparseable JSON; an empty body; a JSON array, string, number and null instead of an object; every declared invalid payload (POST and PUT only: a PATCH may leave out required fields); for each field of the payload, a value of another JSON type (an object for a string, a non-numeric string for a number or boolean, a string for a list or object, so that no common lenient coercion makes it valid); and the payload with an unknown extra field. After each it reads the collection and, for PUT/PATCH, the item.',
+    passes:
+      'Each malformed body is answered 400 and the collection (and item) is unchanged, server-managed fields such as updatedAt aside. 422 instead of 400 is a warning. 2xx (bad data stored) and 5xx (client input crashed the server) are the worst answers. For the unknown extra field any 2xx or 4xx passes (services may ignore or reject unknown fields); only a 5xx fails. Anything a malformed POST created is deleted at the end when its answer names it; an item that appeared after a refused POST is deleted only when it carries the values sent. On a shared live service another client creating items at the same moment would also show as a change: rerun to confirm.',
+    why: 'Clients rely on a 400 to say "fix your request"; a malformed body that is stored corrupts data for every reader, and one that crashes the server turns a client bug into an outage.',
+  },
+  async run(ctx) {
+    const r = ctx.resource!;
+    const methods: Array<{ method: 'POST' | 'PUT' | 'PATCH'; payload: unknown; invalid: unknown[] }> = [];
+    if (r.operations.includes('create'))
+      methods.push({ method: 'POST', payload: r.sample, invalid: r.invalid });
+    if (r.operations.includes('replace')) {
+      methods.push({ method: 'PUT', payload: r.replace ?? r.sample, invalid: r.invalid });
+    }
+    if (r.operations.includes('update'))
+      methods.push({ method: 'PATCH', payload: r.update ?? r.sample, invalid: [] });
+    if (methods.length === 0) return ctx.skip(`${r.name} declares none of create, replace and update`);
+
+    const canRead = r.operations.includes('read');
+    const canList = r.operations.includes('list');
+    const volatile = [...VOLATILE_FIELDS, ...ctx.config.ignoreFields];
+    const needsItem = methods.some((m) => m.method !== 'POST');
+    const target = needsItem ? await ctx.create() : undefined;
+
+    const readList = async (): Promise<{ x: Exchange; ids: Set<string> } | undefined> => {
+      if (!canList) return undefined;
+      const x = await ctx.send({ method: 'GET', path: r.path });
+      const ids = x.status === 200 ? listIds(x.json, r.idField, r.name) : undefined;
+      return ids ? { x, ids: new Set(ids) } : undefined;
+    };
+    const readItem = async (): Promise<{ x: Exchange; repr: unknown } | undefined> => {
+      if (!canRead || !target) return undefined;
+      const x = await ctx.send({ method: 'GET', path: target.path });
+      return x.status === 200
+        ? { x, repr: withoutFields(unwrapItemLoose(x.json, r.idField), volatile) }
+        : undefined;
+    };
+
+    let list = await readList();
+    for (const { method, payload, invalid } of methods) {
+      const path = method === 'POST' ? r.path : target!.path;
+      let item = method === 'POST' ? undefined : await readItem();
+      const outcomes = new Map<Kind, Array<{ probe: Probe; x: Exchange }>>();
+      for (const probe of probesFor(payload, invalid)) {
+        const x = await ctx.send({ method, path, body: probe.body, contentType: 'application/json' });
+        const kind = judge(x, probe);
+        if (kind) outcomes.set(kind, [...(outcomes.get(kind) ?? []), { probe, x }]);
+        const accepted = x.status !== undefined && x.status >= 200 && x.status < 300;
+
+        const listAfter = await readList();
+        if (list && listAfter) {
+          const added = [...listAfter.ids].filter((id) => !list!.ids.has(id));
+          const vanished = [...list.ids].filter((id) => !listAfter.ids.has(id));
+          // An accepted POST is registered for deletion by the engine when its answer names the item;
+          // adopting by content also catches answers that name none.
+          const left = method === 'POST' ? adopt(ctx, listAfter.x, added, probe) : [];
+          if (!accepted && (added.length > 0 || vanished.length > 0)) {
+            ctx.fail({
+              message: `${requestLine(x)} with ${probe.label} answered ${statusText(x)} but changed the collection: ${describeChange(r.idField, added, vanished)}${left.length > 0 ? ` (${r.idField} ${left.join(', ')} carries no value the audit sent, so it was not deleted: check it by hand)` : ''}`,
+              evidence: [list.x, x, listAfter.x],
+            });
+          }
+        }
+        if (listAfter) list = listAfter;
+        if (method !== 'POST') {
+          const itemAfter = await readItem();
+          if (!accepted && item && itemAfter && !deepEqual(item.repr, itemAfter.repr)) {
+            ctx.fail({
+              message: `${requestLine(x)} with ${probe.label} answered ${statusText(x)} but changed the item: ${diffPaths(item.repr, itemAfter.repr).join(', ')}`,
+              evidence: [item.x, x, itemAfter.x],
+            });
+          }
+          if (itemAfter) item = itemAfter;
+        }
+      }
+      report(ctx, method, outcomes);
+    }
+  },
+});
+
+/** What is wrong with the answer to a probe, or undefined when it passes. */
+function judge(x: Exchange, probe: Probe): Kind | undefined {
+  const s = x.status;
+  if (s === undefined || s >= 500) return 'crashed';
+  if (probe.lenient) return undefined;
+  if (s === 400) return undefined;
+  if (s >= 200 && s < 300) return 'accepted';
+  if (s === 422) return 'unprocessable';
+  return 'other';
+}
+
+/** One failure per kind of wrong answer, listing the bodies that got it. */
+function report(
+  ctx: CheckContext,
+  method: string,
+  outcomes: Map<Kind, Array<{ probe: Probe; x: Exchange }>>,
+): void {
+  const texts: Record<Kind, { why: string; severity: Severity }> = {
+    accepted: {
+      why: 'expected 400: the worst answer, the service accepted and stored malformed input',
+      severity: 'error',
+    },
+    crashed: { why: 'expected 400: the worst answer, client input made the server fail', severity: 'error' },
+    unprocessable: { why: '400 is expected; 422 is a common alternative (warning)', severity: 'warning' },
+    other: { why: 'expected 400', severity: 'error' },
+  };
+  for (const [kind, list] of outcomes) {
+    const labels = list.map(({ probe, x }) => `${probe.label} (${statusText(x)})`);
+    const shown =
+      labels.slice(0, SHOWN).join(', ') +
+      (labels.length > SHOWN ? `, and ${labels.length - SHOWN} more` : '');
+    ctx.fail({
+      message: `${requestLine(list[0].x)} answered ${[...new Set(list.map(({ x }) => statusText(x)))].join('/')} to ${shown}; ${texts[kind].why}`,
+      evidence: list.slice(0, 3).map(({ x }) => x),
+      severity: texts[kind].severity,
+    });
+  }
+}
+
+/** The malformed bodies for one method, derived from its payload and the declared invalid ones. */
+export function probesFor(payload: unknown, invalid: unknown[]): Probe[] {
+  const text = JSON.stringify(payload ?? {});
+  const probes: Probe[] = [
+    { label: 'unparseable JSON', body: `${text.slice(0, -1)},` },
+    { label: 'an empty body', body: '' },
+    { label: 'a JSON array', body: JSON.stringify([payload ?? {}]) },
+    { label: 'a JSON string', body: '"conformance"' },
+    { label: 'a JSON number', body: '42' },
+    { label: 'JSON null', body: 'null' },
+  ];
+  for (const [i, value] of invalid.entries()) {
+    probes.push({
+      label: `invalid payload ${i + 1} ${short(value, 40)}`,
+      body: JSON.stringify(value),
+      value,
+    });
+  }
+  if (isObject(payload)) {
+    for (const [field, value] of Object.entries(payload)) {
+      const wrong = wrongType(value);
+      if (wrong === undefined) continue;
+      const body = { ...payload, [field]: wrong };
+      probes.push({ label: `"${field}": ${short(wrong, 30)}`, body: JSON.stringify(body), value: body });
+    }
+    const extra = { ...payload, [UNKNOWN_FIELD]: 'x' };
+    probes.push({
+      label: `an unknown field "${UNKNOWN_FIELD}"`,
+      body: JSON.stringify(extra),
+      value: extra,
+      lenient: true,
+    });
+  }
+  return probes;
+}
+
+/** A value of another JSON type that no common lenient parser coerces into the original type. */
+function wrongType(value: unknown): unknown {
+  if (typeof value === 'string') return { conformance: 'an object, not a string' };
+  if (typeof value === 'number') return 'not a number';
+  if (typeof value === 'boolean') return 'not a boolean';
+  if (Array.isArray(value)) return 'not a list';
+  if (isObject(value)) return 'not an object';
+  return undefined; // null: the field's real type is unknown
+}
+
+/**
+ * Registers for deletion the new items that carry the probe's values (they are the audit's);
+ * answers the ids it left alone because nothing proves the audit made them.
+ */
+function adopt(ctx: CheckContext, listed: Exchange, added: string[], probe: Probe): string[] {
+  const r = ctx.resource!;
+  const entries = unwrapList(listed.json, r.name) ?? [];
+  const left: string[] = [];
+  for (const id of added) {
+    const entry = entries.find((e) => idOf(e, r.idField) === id);
+    const ours =
+      isObject(probe.value) && entry !== undefined && missingValues(probe.value, entry).length === 0;
+    if (ours) ctx.track(ctx.itemPath(id), r.name);
+    else left.push(id);
+  }
+  return left;
+}
+
+function describeChange(idField: string, added: string[], vanished: string[]): string {
+  const parts = [];
+  if (added.length > 0) parts.push(`${idField} ${added.slice(0, 5).join(', ')} appeared`);
+  if (vanished.length > 0) parts.push(`${idField} ${vanished.slice(0, 5).join(', ')} vanished`);
+  return parts.join(', ');
+}

@@ -1,0 +1,117 @@
+// IDEM-KEY: a POST retried with the same idempotency key acts once; reusing the key for another body is refused.
+import { randomUUID } from 'node:crypto';
+import { defineCheck, type Exchange } from '../../src/core/check.js';
+import type { ResourceConfig } from '../../src/core/types.js';
+import {
+  deepEqual,
+  idOf,
+  isObject,
+  listIds,
+  missingValues,
+  unwrapItem,
+  unwrapList,
+} from '../../src/core/shapes.js';
+import { answered, is2xx } from '../../src/core/verdicts.js';
+
+export default defineCheck({
+  kind: 'active',
+  id: 'idempotency-key-once',
+  rules: ['IDEM-KEY'],
+  suite: 'idempotency',
+  title: 'A POST retried with the same idempotency key acts once',
+  severity: 'error',
+  scope: 'resource',
+  mutates: true,
+  description: {
+    sends:
+      'Only for resources declared with idempotencyKey: true. Lists the collection; POSTs the sample with a fresh random key in the configured header (default Idempotency-Key); POSTs the same body with the same key again; lists the collection again; then POSTs a different body (the replace payload, or the sample with one value changed) with the same key. Everything created is deleted at the end.',
+    passes:
+      'The retry creates nothing new: it names the same resource as the first answer (any 2xx replay passes), or refuses with a 4xx; and the collection gained exactly one item with the sent values. Warning: reusing the key with a different body is not refused with a 4xx (409 and 422 are the usual answers).',
+    why: 'A client retries a POST whose answer was lost precisely so that it is not done twice; a key that is ignored charges the card twice or files the order twice.',
+  },
+  async run(ctx) {
+    const r = ctx.resource!;
+    if (!r.idempotencyKey) {
+      return ctx.skip(
+        `${r.name} does not declare idempotencyKey: true (the conventions require keys only where a service offers them)`,
+      );
+    }
+    ctx.requireOperations('create');
+    const header = ctx.config.idempotency.header;
+    const canList = r.operations.includes('list');
+    const listBefore = canList ? await ctx.send({ method: 'GET', path: r.path }) : undefined;
+    const before = listBefore?.status === 200 ? listIds(listBefore.json, r.idField, r.name) : undefined;
+
+    const key = `conformance-${randomUUID()}`;
+    const first = await ctx.create({ headers: { [header]: key } });
+    const retry = await ctx.send({
+      method: 'POST',
+      path: r.path,
+      json: r.sample,
+      headers: { [header]: key },
+    });
+    const retryId = is2xx(retry) ? idFromAnswer(retry, r) : undefined;
+    if (retryId !== undefined && retryId !== first.id) {
+      ctx.fail({
+        message: `the retry with the same ${header} answered ${r.idField} ${retryId}, the first ${first.id}: the retry created or named a different resource`,
+        evidence: [first.exchange, retry],
+      });
+    }
+
+    if (before !== undefined) {
+      const listAfter = await ctx.send({ method: 'GET', path: r.path });
+      const entries = unwrapList(listAfter.json, r.name) ?? [];
+      const known = new Set(before);
+      // Only new items that carry the sent values count: another client's items are not ours.
+      const ours = entries
+        .filter((e) => {
+          const id = idOf(e, r.idField);
+          return id !== undefined && !known.has(id) && missingValues(r.sample, e).length === 0;
+        })
+        .map((e) => idOf(e, r.idField)!);
+      if (ours.length > 1) {
+        ctx.fail({
+          message: `two POSTs with the same ${header} created ${ours.length} items (${r.idField} ${ours.join(', ')}): the key was not honoured`,
+          evidence: [listBefore!, first.exchange, retry, listAfter],
+        });
+      }
+    }
+
+    const other = differentBody(r);
+    if (other === undefined) return;
+    const reuse = await ctx.send({ method: 'POST', path: r.path, json: other, headers: { [header]: key } });
+    if (reuse.status === undefined || reuse.status < 400 || reuse.status > 499) {
+      ctx.fail({
+        message: `reusing the ${header} of an earlier POST with a different body: ${answered(reuse)}, expected a 4xx refusal (409 or 422 are usual)`,
+        evidence: [first.exchange, reuse],
+        severity: 'warning',
+      });
+    }
+  },
+});
+
+/** The id a create answer names: the id field of the (unwrapped) item, else the Location's last segment. */
+function idFromAnswer(x: Exchange, r: ResourceConfig): string | undefined {
+  const id = idOf(unwrapItem(x.json, r.idField), r.idField);
+  if (id !== undefined || !x.headers.location) return id;
+  try {
+    const segments = new URL(x.headers.location, x.url).pathname.split('/').filter(Boolean);
+    return segments.length > 0 ? decodeURIComponent(segments[segments.length - 1]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A valid body unlike the sample: the replace payload, or the sample with one scalar value changed. */
+function differentBody(r: ResourceConfig): unknown {
+  if (r.replace !== undefined && !deepEqual(r.replace, r.sample)) return r.replace;
+  if (!isObject(r.sample)) return undefined;
+  for (const [k, v] of Object.entries(r.sample)) {
+    if (typeof v === 'number') return { ...r.sample, [k]: v + 1 };
+  }
+  for (const [k, v] of Object.entries(r.sample)) {
+    if (typeof v === 'string') return { ...r.sample, [k]: `${v} (2)` };
+    if (typeof v === 'boolean') return { ...r.sample, [k]: !v };
+  }
+  return undefined;
+}

@@ -1,0 +1,81 @@
+// IDEM-PUT: the same PUT sent once or N times leaves the same end state and gets the same answer.
+import { defineCheck, type Exchange } from '../../src/core/check.js';
+import {
+  deepEqual,
+  diffPaths,
+  unwrapItemLoose,
+  VOLATILE_FIELDS,
+  withoutFields,
+} from '../../src/core/shapes.js';
+import { answered, is2xx, requestLine, statusText } from '../../src/core/verdicts.js';
+
+/** How many times the same PUT is sent in all. */
+const TIMES = 3;
+
+export default defineCheck({
+  kind: 'active',
+  id: 'put-repeatable',
+  rules: ['IDEM-PUT'],
+  suite: 'idempotency',
+  title: 'The same PUT sent once or three times leaves the same state',
+  severity: 'error',
+  scope: 'resource',
+  mutates: true,
+  description: {
+    sends:
+      'Creates an item; PUTs the replacement payload (default: the sample) and GETs the item; PUTs the same body twice more and GETs it again.',
+    passes:
+      "The two reads show the same item, and each repeated PUT answers the same status and the same representation as the first, apart from server-managed fields that change on every write (createdAt, updatedAt, etags, revision counters and the config's ignoreFields). Envelopes around the item are not compared.",
+    why: 'Clients and proxies retry a PUT whose answer was lost; if a repeat changes anything (a counter, a duplicated list entry, an error), retrying corrupts data or reports a failure that did not happen.',
+  },
+  async run(ctx) {
+    const r = ctx.resource!;
+    ctx.requireOperations('replace');
+    const body = r.replace ?? r.sample;
+    if (body === undefined) return ctx.skip(`${r.name} has no replace or sample payload to PUT`);
+    const canRead = r.operations.includes('read');
+    const created = await ctx.create();
+    const volatile = [...VOLATILE_FIELDS, ...ctx.config.ignoreFields];
+    const repr = (x: Exchange): unknown =>
+      withoutFields(x.isJson ? (unwrapItemLoose(x.json, r.idField) ?? x.json) : x.text, volatile);
+
+    const first = await ctx.send({ method: 'PUT', path: created.path, json: body });
+    if (!is2xx(first)) {
+      return ctx.skip(
+        `the first PUT answered ${first.status ?? 'nothing'}, so there is nothing to repeat (see change-visible)`,
+      );
+    }
+    const readOnce = canRead ? await ctx.send({ method: 'GET', path: created.path }) : undefined;
+    const repeats: Exchange[] = [];
+    for (let i = 1; i < TIMES; i++)
+      repeats.push(await ctx.send({ method: 'PUT', path: created.path, json: body }));
+    const readAfter = canRead ? await ctx.send({ method: 'GET', path: created.path }) : undefined;
+
+    for (const [i, repeat] of repeats.entries()) {
+      if (repeat.status !== first.status) {
+        ctx.fail({
+          message: `repeat ${i + 2} of the same ${requestLine(first)} answered ${statusText(repeat)}, the first answered ${first.status}`,
+          evidence: [first, repeat],
+        });
+      } else if (!deepEqual(repr(first), repr(repeat))) {
+        ctx.fail({
+          message: `repeat ${i + 2} of the same ${requestLine(first)} answered a different body than the first (${diffPaths(repr(first), repr(repeat)).join(', ')}; server-managed fields ignored)`,
+          evidence: [first, repeat],
+        });
+      }
+    }
+    if (readOnce && readAfter) {
+      if (readOnce.status !== readAfter.status) {
+        ctx.fail({
+          message: `after one PUT ${answered(readOnce)}, after ${TIMES} PUTs ${answered(readAfter)}`,
+          evidence: [first, readOnce, ...repeats, readAfter],
+        });
+      } else if (!deepEqual(repr(readOnce), repr(readAfter))) {
+        ctx.fail({
+          message: `the item after ${TIMES} identical PUTs differs from the item after one (${diffPaths(repr(readOnce), repr(readAfter)).join(', ')}; server-managed fields ignored)`,
+          evidence: [readOnce, ...repeats, readAfter],
+        });
+      }
+    }
+  },
+});

@@ -1,0 +1,216 @@
+// RES-ITEM: /<collection>/<id> answers that one resource, and a created item is listed in its collection.
+import { defineCheck, type CheckContext, type Exchange } from '../../src/core/check.js';
+import { idOf, isObject, listIds, unwrapItem, unwrapList } from '../../src/core/shapes.js';
+import { answered, requestLine } from '../../src/core/verdicts.js';
+
+/** Pages of a paged collection read while looking for the created items (each one request). */
+const MAX_PAGES = 5;
+/** List lengths that suggest a silent page limit on a bare array. */
+const PAGE_SIZES = new Set([10, 20, 25, 30, 50, 100, 200, 250, 500, 1000]);
+
+export default defineCheck({
+  kind: 'active',
+  id: 'item-url-names-one',
+  rules: ['RES-ITEM'],
+  suite: 'resources',
+  title: 'An item URL names exactly one resource, and created items are listed',
+  severity: 'error',
+  scope: 'resource',
+  mutates: false,
+  description: {
+    sends:
+      'Creates two items (under --read-only, or without a create operation: takes two listed items instead), GETs each item URL, and GETs the collection. When a created item is not on the first page of a paged collection it follows the "next" link or page number (at most 5 pages) and tries one filter by id (?<idField>=<id>).',
+    passes:
+      'Each item URL answers the item with that id (bare or in an envelope; numeric or string ids), and every created item is in the collection. Reading two items catches a URL that always answers the first or the latest item. When the collection is paged and the item could not be found within those few requests, that part is skipped, not failed.',
+    why: 'Clients cache, link and update items by their URL; a URL that answers another item, or a list that hides new items, makes them show or overwrite the wrong data.',
+  },
+  async run(ctx) {
+    const r = ctx.resource!;
+    const canRead = r.operations.includes('read');
+    const canList = r.operations.includes('list');
+    if (!canRead && !canList) return ctx.skip(`${r.name} declares neither the read nor the list operation`);
+    const canCreate = r.operations.includes('create') && r.sample !== undefined && !ctx.readOnly;
+    if (!canCreate && !canRead) {
+      return ctx.skip(
+        `${r.name} declares no read operation, and the audit cannot create items to look for in the list`,
+      );
+    }
+    let items: Array<{ id: string; path: string; exchange?: Exchange }>;
+    if (canCreate) {
+      items = [await ctx.create(), await ctx.create()];
+    } else {
+      const list = await ctx.send({ method: 'GET', path: r.path });
+      const ids = listIds(list.json, r.idField, r.name) ?? [];
+      if (ids.length === 0) {
+        return ctx.skip(
+          `the collection lists no items with a "${r.idField}" to read, and the audit cannot create any`,
+        );
+      }
+      items = ids.slice(0, 2).map((id) => ({ id, path: ctx.itemPath(id) }));
+    }
+
+    const unjudged: string[] = [];
+    let judged = 0;
+    if (canRead) {
+      for (const item of items) {
+        const read = await ctx.send({ method: 'GET', path: item.path });
+        const got = idOf(unwrapItem(read.json, r.idField), r.idField);
+        if (read.status !== 200) {
+          unjudged.push(`${answered(read)} (see read-collection-and-item)`);
+        } else if (got === undefined) {
+          unjudged.push(`${answered(read)} with no "${r.idField}" field to compare`);
+        } else if (sameId(got, item.id)) {
+          judged++;
+        } else {
+          judged++;
+          ctx.fail({
+            message: `${requestLine(read)} answered the item with ${r.idField} ${got}, not ${item.id}: the URL of one resource answers another`,
+            evidence: [read],
+          });
+        }
+      }
+    }
+    if (canList && canCreate) {
+      const listed = await findListed(
+        ctx,
+        items.map((i) => i.id),
+      );
+      if (listed.inconclusive) unjudged.push(listed.inconclusive);
+      else judged++;
+      if (listed.missing.length > 0) {
+        ctx.fail({
+          message: `the created item${listed.missing.length > 1 ? 's' : ''} with ${r.idField} ${listed.missing.join(', ')} ${listed.missing.length > 1 ? 'are' : 'is'} missing from the collection (${answered(listed.exchanges[0])}, a complete list with no paging)`,
+          evidence: [...items.flatMap((i) => (i.exchange ? [i.exchange] : [])), ...listed.exchanges],
+        });
+      }
+    }
+    if (judged === 0) ctx.skip(`nothing could be judged: ${unjudged.join('; ')}`);
+  },
+});
+
+/** Ids are compared as text; UUIDs case-insensitively. */
+function sameId(a: string, b: string): boolean {
+  return a === b || (/^[0-9a-f-]{32,36}$/i.test(a) && a.toLowerCase() === b.toLowerCase());
+}
+
+interface Listed {
+  /** Ids proven absent from a complete collection. */
+  missing: string[];
+  /** Why absence could not be proven (a paged collection, no list in the answer...). */
+  inconclusive?: string;
+  exchanges: Exchange[];
+}
+
+/** Looks for the ids in the collection: the first page, a few more pages, then a filter by id. */
+async function findListed(ctx: CheckContext, ids: string[]): Promise<Listed> {
+  const r = ctx.resource!;
+  const first = await ctx.send({ method: 'GET', path: r.path });
+  if (first.status !== 200) return { missing: [], inconclusive: `${answered(first)}`, exchanges: [first] };
+  if (!unwrapList(first.json, r.name)) {
+    return {
+      missing: [],
+      inconclusive: `${answered(first)} with no list the audit recognises`,
+      exchanges: [first],
+    };
+  }
+  const found = new Set(listIds(first.json, r.idField, r.name));
+  let missing = ids.filter((id) => !found.has(id));
+  if (missing.length === 0) return { missing, exchanges: [first] };
+
+  const paged = pagingHint(first);
+  let page = first;
+  for (let i = 0; i < MAX_PAGES && missing.length > 0; i++) {
+    const next = nextPage(page);
+    if (next === undefined) break;
+    page = await ctx.send({ method: 'GET', path: next });
+    if (page.status !== 200) break;
+    for (const id of listIds(page.json, r.idField, r.name) ?? []) found.add(id);
+    missing = missing.filter((id) => !found.has(id));
+  }
+  for (const id of [...missing]) {
+    const filtered = await ctx.send({
+      method: 'GET',
+      path: `${r.path}?${encodeURIComponent(r.idField)}=${encodeURIComponent(id)}`,
+    });
+    if (filtered.status === 200 && (listIds(filtered.json, r.idField, r.name) ?? []).includes(id)) {
+      missing = missing.filter((m) => m !== id);
+    }
+  }
+  if (missing.length === 0) return { missing, exchanges: [first] };
+  if (paged) {
+    return {
+      missing: [],
+      inconclusive: `the collection is paged (${paged}) and the created items were not found within ${MAX_PAGES} pages or by filtering on ${r.idField}`,
+      exchanges: [first],
+    };
+  }
+  return { missing, exchanges: [first] };
+}
+
+/** Why the list answer looks like one page of several, or undefined when it looks complete. */
+function pagingHint(x: Exchange): string | undefined {
+  if (/rel="?next"?/i.test(x.headers.link ?? '')) return 'a Link rel="next" header';
+  const body = x.json;
+  const list = unwrapList(body) ?? [];
+  if (Array.isArray(body)) {
+    return PAGE_SIZES.has(body.length) ? `a bare list of exactly ${body.length} items` : undefined;
+  }
+  if (!isObject(body)) return undefined;
+  const fields = flatFields(body);
+  for (const [key, value] of fields) {
+    const k = key.toLowerCase().replace(/[_-]/g, '');
+    if (['next', 'nextpage', 'nextcursor', 'nextpagetoken', 'nexttoken', 'cursor'].includes(k) && value) {
+      return `"${key}" is set`;
+    }
+    if (['hasmore', 'hasnext', 'hasnextpage', 'more'].includes(k) && value === true)
+      return `"${key}" is true`;
+    if (
+      ['total', 'totalitems', 'totalcount', 'totalresults', 'count', 'totalelements'].includes(k) &&
+      typeof value === 'number' &&
+      value > list.length
+    ) {
+      return `"${key}" is ${value} but the page holds ${list.length}`;
+    }
+    if (['totalpages', 'pages', 'pagecount'].includes(k) && typeof value === 'number' && value > 1) {
+      return `"${key}" is ${value}`;
+    }
+  }
+  return undefined;
+}
+
+/** Top-level members, and those of common paging envelopes (meta, links, paging, pagination). */
+function flatFields(body: Record<string, unknown>): Array<[string, unknown]> {
+  const out: Array<[string, unknown]> = Object.entries(body);
+  for (const key of ['meta', 'links', '_links', 'paging', 'pagination', 'page_info', 'pageInfo']) {
+    const inner = body[key];
+    if (isObject(inner)) out.push(...Object.entries(inner));
+  }
+  return out;
+}
+
+/** The path of the next page: a Link rel="next", a "next" URL in the body, or page number + 1. */
+function nextPage(x: Exchange): string | undefined {
+  const link = /<([^>]+)>\s*;\s*rel="?next"?/i.exec(x.headers.link ?? '')?.[1];
+  const body = isObject(x.json) ? flatFields(x.json) : [];
+  const nextUrl =
+    link ??
+    body
+      .map(([k, v]) => (/^next(page|url|link)?$/i.test(k) ? (isObject(v) ? v.href : v) : undefined))
+      .find((v): v is string => typeof v === 'string' && v !== '');
+  if (nextUrl !== undefined) {
+    try {
+      const target = new URL(nextUrl, x.url);
+      // Only pages of the same origin: credentials never travel elsewhere.
+      return target.origin === new URL(x.url).origin ? target.href : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  const page = body.find(([k]) => k === 'page')?.[1];
+  if (typeof page === 'number' && Number.isInteger(page)) {
+    const current = new URL(x.url);
+    current.searchParams.set('page', String(page + 1));
+    return current.href;
+  }
+  return undefined;
+}
