@@ -1,0 +1,133 @@
+// `npm run bench`: audit speed against the example API with N resources, a plain-loop baseline, cold start.
+//
+// For each N the example API runs in this process; the audit and the baseline loop each run in a
+// child process (bench/audit.mjs, bench/loop.mjs), so that their peak memory and CPU are their own.
+// Figures are medians of --runs runs. Nothing here asserts a time: it prints a table.
+//
+//   npm run bench -- [--sizes 2,10,50] [--runs 3] [--concurrency 8] [--profile]
+//
+// --profile writes a V8 CPU profile of every audit to bench/profiles/ (see bench/profile-summary.mjs).
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { createExampleApi } from '../dist/src/example-api/index.js';
+import { DEFAULT_RESOURCES } from './config.mjs';
+import { renderTable } from './table.mjs';
+
+const here = (file) => fileURLToPath(new URL(file, import.meta.url));
+const { values: args } = parseArgs({
+  options: {
+    sizes: { type: 'string', default: '2,10,50' },
+    runs: { type: 'string', default: '3' },
+    concurrency: { type: 'string', default: '8' },
+    profile: { type: 'boolean', default: false },
+  },
+});
+const sizes = args.sizes.split(',').map(Number);
+const runs = Math.max(1, Number(args.runs));
+const concurrency = Math.max(1, Number(args.concurrency));
+// The bench API has no rate limit, so the audit and the loop both run at full speed against the same
+// server; the burst of the rate-limit check is bounded low (no 429 is expected without a limit).
+// The "demo" row keeps the example API and config/example.yaml exactly as `conformance demo` runs them.
+const BENCH_BURST = { maxRequests: 20, expected: false };
+
+/** Runs a node script; resolves with the JSON it printed last. */
+function child(script, input, nodeArgs = []) {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, [...nodeArgs, script, JSON.stringify(input)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    proc.stdout.on('data', (chunk) => (out += chunk));
+    proc.on('error', reject);
+    proc.on('close', (code) => {
+      const last = out.trim().split('\n').pop() ?? '';
+      if (code !== 0) reject(new Error(`${script} exited with ${code}: ${out.slice(-400)}`));
+      else resolve(JSON.parse(last));
+    });
+  });
+}
+
+/** Wall time of a command in a fresh process (spawn to exit), ms. */
+function timed(argv) {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const proc = spawn(process.execPath, argv, { stdio: 'ignore' });
+    proc.on('error', reject);
+    proc.on('close', (code) =>
+      code === 0 ? resolve(performance.now() - started) : reject(new Error(`${argv.join(' ')}: ${code}`)),
+    );
+  });
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor((sorted.length - 1) / 2)];
+}
+
+/** The run whose wall time is the median (so its figures belong together). */
+function medianRun(list, key = 'wallMs') {
+  const m = median(list.map((x) => x[key]));
+  return list.find((x) => x[key] === m);
+}
+
+/** One audit and one loop against a fresh example API; `demo` keeps the demo's API and config. */
+async function measure(resources, demo) {
+  const api = createExampleApi(
+    demo ? {} : { extraResources: resources - DEFAULT_RESOURCES, rateLimit: false },
+  );
+  const { baseUrl } = await api.listen(0, '127.0.0.1');
+  try {
+    const nodeArgs = args.profile
+      ? [
+          '--cpu-prof',
+          '--cpu-prof-dir',
+          here('./profiles'),
+          '--cpu-prof-name',
+          `audit-${demo ? 'demo' : resources}-${Date.now()}.cpuprofile`,
+        ]
+      : [];
+    const audit = await child(
+      here('./audit.mjs'),
+      {
+        baseUrl,
+        tokens: api.tokens,
+        webhookSecret: api.webhookSecret,
+        resources,
+        concurrency,
+        ...(demo ? {} : { burst: BENCH_BURST }),
+      },
+      nodeArgs,
+    );
+    if (demo) return { audit };
+    const loop = await child(here('./loop.mjs'), {
+      url: `${baseUrl}/widgets/1`,
+      count: audit.requests,
+      concurrency,
+      token: api.tokens.full,
+    });
+    return { audit, loop };
+  } finally {
+    await api.close();
+  }
+}
+
+const rows = [];
+for (const n of [...sizes.map((n) => ({ n, demo: false })), { n: DEFAULT_RESOURCES, demo: true }]) {
+  const samples = [];
+  for (let i = 0; i < runs; i++) samples.push(await measure(n.n, n.demo));
+  const audit = medianRun(samples.map((s) => s.audit));
+  const loop = n.demo ? undefined : medianRun(samples.map((s) => s.loop));
+  rows.push({ ...n, audit, loop, peakRss: Math.max(...samples.map((s) => s.audit.peakRss)) });
+  process.stderr.write(`bench: N=${n.n}${n.demo ? ' (demo)' : ''} done\n`);
+}
+
+const bin = here('../bin/conformance');
+const cold = [];
+for (const command of [['--help'], ['list']]) {
+  const times = [];
+  for (let i = 0; i < Math.max(5, runs); i++) times.push(await timed([bin, ...command]));
+  cold.push({ command: `conformance ${command.join(' ')}`, ms: median(times) });
+}
+
+process.stdout.write(renderTable({ rows, cold, runs, concurrency, burst: BENCH_BURST }));

@@ -1,0 +1,110 @@
+// Renders the bench figures as plain-text tables, with each target and whether the figure meets it.
+
+/** The targets of the performance issue (CI machine size: 2 cores). */
+export const TARGETS = {
+  smallAuditMs: 2000, // the example API audit, N = 2
+  ratio: 0.8, // audit request rate / plain loop rate
+  peakRssBytes: 150 * 1024 * 1024,
+  coldStartMs: 300,
+};
+
+const fmt = {
+  ms: (v) => `${Math.round(v)} ms`,
+  mb: (v) => `${(v / 1024 / 1024).toFixed(0)} MB`,
+  rate: (v) => `${Math.round(v)}/s`,
+  us: (ms) => `${Math.round(ms * 1000)} µs`,
+};
+
+function table(header, lines) {
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => String(l[i]).length)));
+  const row = (cells) => `| ${cells.map((c, i) => String(c).padEnd(widths[i])).join(' | ')} |`;
+  return [row(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...lines.map(row)].join('\n');
+}
+
+const mark = (ok) => (ok ? 'ok' : 'MISSED');
+
+/** The whole report: audit table, growth line, cold-start table, notes. */
+export function renderTable({ rows, cold, runs, concurrency, burst }) {
+  const lines = rows.map(({ n, demo, audit, loop, peakRss }) => {
+    const rate = (audit.requests / audit.wallMs) * 1000;
+    const loopRate = loop ? (loop.requests / loop.wallMs) * 1000 : undefined;
+    const ratio = loopRate ? rate / loopRate : undefined;
+    const bad = audit.summary.failed + audit.summary.errored;
+    return [
+      demo ? `${n} (demo)` : String(n),
+      fmt.ms(audit.wallMs),
+      fmt.ms(audit.wallMs / n),
+      audit.requests,
+      fmt.rate(rate),
+      loopRate === undefined ? '-' : fmt.rate(loopRate),
+      ratio === undefined ? '-' : `${ratio.toFixed(2)} ${mark(ratio >= TARGETS.ratio)}`,
+      (audit.inFlightMs / audit.wallMs).toFixed(1),
+      `${fmt.us(audit.cpuMs / audit.requests)} / ${loop ? fmt.us(loop.cpuMs / loop.requests) : '-'}`,
+      `${fmt.mb(peakRss)} ${mark(peakRss < TARGETS.peakRssBytes)}`,
+      `${audit.results} / ${bad}`,
+    ];
+  });
+  const plain = rows.filter((r) => !r.demo).sort((a, b) => a.n - b.n);
+  const out = [
+    `Audit of the example API (${runs === 1 ? 'one run' : `median of ${runs} runs`}, --concurrency ${concurrency}, ${plain[0]?.audit.checks ?? '?'} checks in the catalogue)`,
+    '',
+    table(
+      [
+        'N',
+        'wall time',
+        'per resource',
+        'requests',
+        'audit rate',
+        'loop rate',
+        `ratio (>= ${TARGETS.ratio})`,
+        'in flight',
+        'CPU/request audit / loop',
+        'peak RSS (< 150 MB)',
+        'results / failed',
+      ],
+      lines,
+    ),
+    '',
+  ];
+  const small = plain.find((r) => r.n === 2);
+  if (small) {
+    out.push(
+      `N = 2 audit: ${fmt.ms(small.audit.wallMs)} (target < ${TARGETS.smallAuditMs} ms: ${mark(small.audit.wallMs < TARGETS.smallAuditMs)})`,
+    );
+  }
+  const demo = rows.find((r) => r.demo);
+  if (demo) {
+    out.push(
+      `demo (example API and config/example.yaml as \`conformance demo\` runs them, rate limit on): ${fmt.ms(demo.audit.wallMs)} (target < ${TARGETS.smallAuditMs} ms: ${mark(demo.audit.wallMs < TARGETS.smallAuditMs)})`,
+    );
+  }
+  if (plain.length >= 2) {
+    const first = plain[0];
+    const last = plain[plain.length - 1];
+    const growth = last.audit.wallMs / first.audit.wallMs;
+    const size = last.n / first.n;
+    out.push(
+      `growth: ${size}x the resources (N ${first.n} -> ${last.n}) took ${growth.toFixed(1)}x the time (linear or better: ${mark(growth <= size)})`,
+    );
+  }
+  out.push(
+    '',
+    table(
+      ['cold start', `median (< ${TARGETS.coldStartMs} ms)`],
+      cold.map((c) => [c.command, `${fmt.ms(c.ms)} ${mark(c.ms < TARGETS.coldStartMs)}`]),
+    ),
+    '',
+    'audit rate: requests the audit sent (checks, preflight, cleanup) / its wall time. loop rate: a plain undici',
+    'loop of the same number of GETs at the same concurrency against the same server. in flight: the average number',
+    "of audit requests awaiting an answer (summed request time / wall time). CPU/request: the process's CPU time",
+    '(user + system) / requests. Peak RSS: the audit process.',
+    `The N rows run the example API without a rate limit and bound the rate-limit burst to ${burst.maxRequests} requests;`,
+    'the demo row keeps the demo rate limit, so it includes the 429 burst and the Retry-After wait.',
+  );
+  const failures = rows.flatMap((r) =>
+    r.audit.failures.map((f) => `  N=${r.n}${r.demo ? ' demo' : ''}: ${f}`),
+  );
+  if (failures.length > 0)
+    out.push('', 'failed or errored results (the example API should have none):', ...failures);
+  return `${out.join('\n')}\n`;
+}

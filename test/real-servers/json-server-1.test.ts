@@ -1,0 +1,87 @@
+// The full audit of a real json-server 1.0 (beta.3, the last beta that runs on Node 20): its real deviations only.
+import { afterAll, beforeAll, describe, it } from '@jest/globals';
+import type { RunResult } from '../../src/core/types.js';
+import { readDb, startRealServer, type RealServer } from './servers.js';
+import { auditRealServer } from './audit.js';
+import {
+  expectCleanAfterAudit,
+  expectDeviations,
+  expectEvidenceOnEveryFailure,
+  expectPasses,
+} from './expect.js';
+
+// Found by probing json-server 1.0.0-beta.3 with curl (see test/real-servers/README.md). Later 1.0
+// betas need Node 22; this one runs on Node 20 like the rest of the project.
+const DEVIATIONS = [
+  // No authentication. The config declares no token, and the authentication checks still run: a
+  // request without credentials, or with a garbage one, is served and acts.
+  'AUTH-MISSING widgets error',
+  'AUTH-MISSING orders error',
+  'AUTH-INVALID widgets error',
+  'AUTH-INVALID orders error',
+  // tinyhttp's default answers: 404 "Not Found" as text/plain, and a body that does not parse
+  // (milliparsec's JSON.parse throws) is a 500 with the parser's message as plain text.
+  'GEN-JSON widgets error',
+  'GEN-JSON orders error',
+  'ERR-BODY widgets warning',
+  'ERR-BODY orders warning',
+  'ERR-SERVER widgets error',
+  'ERR-SERVER orders error',
+  // milliparsec parses every body as JSON whatever its Content-Type: text/plain is stored, 201.
+  'MTH-JSON-BODY widgets error',
+  'MTH-JSON-BODY orders error',
+  // No validation: any object is stored (201), an unparseable body is a 500, and JSON that is not
+  // an object (a string, a number, null) falls through to 404.
+  'ERR-MALFORMED widgets error',
+  'ERR-MALFORMED orders error',
+  // A 201 carries no Location header (a warning: the 201 itself is right).
+  'MTH-CREATE widgets warning',
+  'MTH-CREATE orders warning',
+  // 1.0 dropped custom routes, so the API cannot be served under /v1: the base URL has no version.
+  'VER-PATH - error',
+];
+
+// What json-server 1.0 does right, and the audit must have checked and passed.
+const RIGHT = [
+  'MTH-READ widgets',
+  'MTH-CHANGE orders', // PUT replaces, PATCH merges: 200, visible on the next GET
+  'MTH-DELETE widgets', // DELETE: 200 with the item, then 404
+  'RES-ITEM widgets', // string ids ("7f54") work like numbers
+  'IDEM-GET orders',
+  'IDEM-PUT widgets',
+  'IDEM-DELETE orders',
+  'ERR-NOT-FOUND widgets', // unknown ids and collections: 404 (in plain text, see ERR-BODY)
+  'ERR-STATUS orders',
+  'LIM-429 -',
+];
+
+describe('json-server 1.0 under audit', () => {
+  let server: RealServer;
+  let seed: Awaited<ReturnType<typeof readDb>>;
+  let result: RunResult;
+
+  beforeAll(async () => {
+    server = await startRealServer('json-server-1');
+    seed = await readDb(server);
+    result = await auditRealServer(server, { JSON_SERVER_URL: server.origin });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('reports exactly the deviations json-server 1.0 has, under the right rules', () => {
+    expectDeviations(result, DEVIATIONS);
+  });
+
+  it('passes what json-server 1.0 does right', () => {
+    expectPasses(result, RIGHT);
+  });
+
+  it('proves every failure with evidence and a curl line', () => {
+    expectEvidenceOnEveryFailure(result);
+  });
+
+  it('leaves the seeded records as they were and deletes what it created', async () => {
+    expectCleanAfterAudit(result, seed, await readDb(server));
+  });
+});

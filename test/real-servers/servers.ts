@@ -1,0 +1,162 @@
+// Starts the real json-server builds (dev dependencies) as child processes on 127.0.0.1 for the tests.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join, basename } from 'node:path';
+import { packagePath } from '../../src/core/paths.js';
+
+/** The servers the tests audit, by the name of their config in config/examples/. */
+export type RealServerKind = 'json-server-017' | 'json-server-1' | 'json-server-auth';
+
+export interface RealServer {
+  kind: RealServerKind;
+  origin: string;
+  /** The db.json the server reads and writes (a fresh copy of the seed). */
+  dbFile: string;
+  /** Everything the server printed, for failure messages. */
+  output(): string;
+  /** Stops the server and removes its files. */
+  stop(): Promise<void>;
+}
+
+const require = createRequire(import.meta.url);
+
+/** Absolute path of a package's file, resolved the way Node resolves the dev dependency. */
+function packageFile(pkg: string, file: string): string {
+  return join(dirname(require.resolve(`${pkg}/package.json`)), file);
+}
+
+interface Launch {
+  bin: string;
+  args: string[];
+  env?: NodeJS.ProcessEnv;
+  /** Seed file and routes file in config/examples/. */
+  seed: string;
+  routes?: string;
+}
+
+function launchOf(kind: RealServerKind): Launch {
+  switch (kind) {
+    case 'json-server-017':
+      return {
+        bin: packageFile('json-server', 'lib/cli/bin.js'),
+        args: ['--routes', 'routes.json', '--quiet'],
+        seed: 'json-server-017.db.json',
+        routes: 'json-server-017.routes.json',
+      };
+    case 'json-server-1':
+      // production: no file watcher (the tests read db.json themselves); it then requires ./public.
+      return {
+        bin: packageFile('json-server-1', 'lib/bin.js'),
+        args: [],
+        env: { NODE_ENV: 'production' },
+        seed: 'json-server-1.db.json',
+      };
+    case 'json-server-auth':
+      return {
+        bin: packageFile('json-server-auth', 'dist/bin.js'),
+        args: ['--routes', 'routes.json', '--quiet'],
+        seed: 'json-server-auth.db.json',
+        routes: 'json-server-auth.routes.json',
+      };
+  }
+}
+
+/** A port nothing listens on right now (the server is started on it just after). */
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** Resolves when the child exits (at once if it already has). */
+function exited(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => child.once('exit', () => resolve()));
+}
+
+/**
+ * Polls the origin until any HTTP answer arrives: at most `attempts` tries, each bounded by its
+ * own time-out, with a short pause between them. Fails early when the process has exited.
+ */
+async function waitUntilServing(origin: string, child: ChildProcess, attempts = 200): Promise<boolean> {
+  for (let i = 0; i < attempts; i++) {
+    if (child.exitCode !== null || child.signalCode !== null) return false;
+    try {
+      const res = await fetch(`${origin}/`, { signal: AbortSignal.timeout(1000) });
+      await res.arrayBuffer();
+      return true;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+  return false;
+}
+
+/** Starts one server on a free loopback port with a fresh copy of its seed; retries a lost port race. */
+export async function startRealServer(kind: RealServerKind): Promise<RealServer> {
+  const launch = launchOf(kind);
+  const dir = await mkdtemp(join(tmpdir(), `conformance-${kind}-`));
+  const dbFile = join(dir, 'db.json');
+  await copyFile(packagePath('config', 'examples', launch.seed), dbFile);
+  if (launch.routes)
+    await copyFile(packagePath('config', 'examples', launch.routes), join(dir, 'routes.json'));
+  await mkdir(join(dir, 'public'));
+  let output = '';
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const port = await freePort();
+    const child = spawn(
+      process.execPath,
+      [launch.bin, 'db.json', ...launch.args, '--port', String(port), '--host', '127.0.0.1'],
+      { cwd: dir, env: { ...process.env, ...launch.env }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const origin = `http://127.0.0.1:${port}`;
+    if (await waitUntilServing(origin, child)) {
+      return {
+        kind,
+        origin,
+        dbFile,
+        output: () => output,
+        stop: async () => {
+          child.kill('SIGTERM');
+          await exited(child);
+          await rm(dir, { recursive: true, force: true });
+          // json-server-auth writes its expanded routes next to the system temp files.
+          await rm(join(tmpdir(), `routes-from-${basename(dir)}.json`), { force: true });
+        },
+      };
+    }
+    child.kill('SIGKILL');
+    await exited(child);
+  }
+  await rm(dir, { recursive: true, force: true });
+  throw new Error(`${kind} did not start:\n${output}`);
+}
+
+/** The records in the server's db.json, by collection. */
+export async function readDb(server: RealServer): Promise<Record<string, Array<Record<string, unknown>>>> {
+  return JSON.parse(await readFile(server.dbFile, 'utf8')) as Record<string, Array<Record<string, unknown>>>;
+}
+
+/** Registers a json-server-auth user and returns its access token (POST /register, 201). */
+export async function registerUser(server: RealServer, email: string, password: string): Promise<string> {
+  const res = await fetch(`${server.origin}/v1/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+    signal: AbortSignal.timeout(5000),
+  });
+  const body = (await res.json()) as { accessToken?: string };
+  if (res.status !== 201 || !body.accessToken) throw new Error(`register ${email}: ${res.status}`);
+  return body.accessToken;
+}
