@@ -62,7 +62,10 @@ export class HttpClient {
       maxRedirects: 5,
       connections: 32,
       userAgent: 'conformance',
-      ...options,
+      // An option passed as undefined (runAudit forwards unset flags) keeps its default.
+      ...(Object.fromEntries(
+        Object.entries(options).filter(([, value]) => value !== undefined),
+      ) as HttpClientOptions),
     };
     this.agent = new Agent({
       connections: this.opts.connections,
