@@ -9,6 +9,13 @@ import notFound404 from './errors/not-found-404.js';
 import noServerErrors from './errors/no-server-errors.js';
 import noErrorIn2xx from './errors/no-error-in-2xx.js';
 import jsonResponses from './general/json-responses.js';
+import rateLimit429 from './limits/rate-limit-429.js';
+import rateLimitRetry from './limits/rate-limit-retry.js';
+import versionInPath from './versioning/version-in-path.js';
+import unknownVersion from './versioning/unknown-version.js';
+import webhookDelivery from './webhooks/webhook-delivery.js';
+import webhookSignature from './webhooks/webhook-signature.js';
+import matchesSchema from './schema/matches-schema.js';
 
 export const catalogue: Check[] = [
   // general
@@ -23,4 +30,15 @@ export const catalogue: Check[] = [
   notFound404,
   noServerErrors,
   noErrorIn2xx,
+  // limits (exclusive: run last and alone, the burst before the retry)
+  rateLimit429,
+  rateLimitRetry,
+  // versioning
+  versionInPath,
+  unknownVersion,
+  // webhooks
+  webhookDelivery,
+  webhookSignature,
+  // schema
+  matchesSchema,
 ];

@@ -19,7 +19,7 @@ export interface RawConfig {
   openapi?: string;
   auth?: { token?: string; limitedToken?: string };
   idempotency?: { header?: string };
-  rateLimit?: { maxRequests?: number; expected?: boolean; waitMs?: number };
+  rateLimit?: { maxRequests?: number; expected?: boolean; waitMs?: number; maxWaitMs?: number };
   ignoreFields?: string[];
   webhooks?: {
     subscribe: { path: string; method?: string; body: unknown };
@@ -33,6 +33,7 @@ export interface RawConfig {
       prefix?: string;
       secret: string;
     };
+    receiver?: { host?: string; port?: number; publicUrl?: string };
   };
   waivers?: AuditConfig['waivers'];
   resources: Array<{
@@ -169,6 +170,7 @@ export function buildConfig(
     rateLimit: {
       maxRequests: raw.rateLimit?.maxRequests ?? 200,
       expected: raw.rateLimit?.expected ?? false,
+      ...(raw.rateLimit?.maxWaitMs === undefined ? {} : { maxWaitMs: raw.rateLimit.maxWaitMs }),
       ...(raw.rateLimit?.waitMs === undefined ? {} : { waitMs: raw.rateLimit.waitMs }),
     },
     ignoreFields: raw.ignoreFields ?? [],
@@ -205,6 +207,7 @@ function buildWebhooks(
     eventField: raw.eventField ?? 'type',
     timeoutMs: raw.timeoutMs ?? 5000,
   };
+  if (raw.receiver !== undefined) webhooks.receiver = { ...raw.receiver };
   // An empty secret (e.g. `${WEBHOOK_SECRET:-}` unset) means: no signature to check.
   const signature = raw.signature;
   if (signature && signature.secret !== '') {

@@ -97,6 +97,14 @@ export interface CheckContext {
   markDeleted(path: string): void;
   /** Registers something else the audit created (e.g. a webhook subscription) for deletion at the end. */
   track(path: string, label: string): void;
+  /** Reports something the audit created but cannot delete (no id, no Location): the report lists it. */
+  leftover(label: string, url: string, reason: string): void;
+  /**
+   * A value shared by every check of one run: the first caller computes it, later callers get the
+   * same promise (e.g. one rate-limit burst that two checks judge). `compute` runs with the first
+   * caller's context, so it returns data and never calls `fail`; a skip inside it skips every caller.
+   */
+  shared<T>(key: string, compute: () => Promise<T>): Promise<T>;
   /** Records a failure; the check goes on unless it returns. Several failures make one failed result. */
   fail(failure: Failure): void;
   /** Ends the check as skipped with this reason (throws a signal the engine catches). */
@@ -156,6 +164,11 @@ export interface Finding {
 export interface ObserverCheck extends CheckBase {
   kind: 'observer';
   inspect(exchange: Exchange, config: AuditConfig): Finding | undefined;
+  /**
+   * Why the observer has nothing to judge for a resource (undefined: API-wide traffic), e.g. no
+   * schema declared: its result is then skipped with this reason instead of passing vacuously.
+   */
+  skipReason?(resource: ResourceConfig | undefined, config: AuditConfig): string | undefined;
 }
 
 export type Check = ActiveCheck | ObserverCheck;

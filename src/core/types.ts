@@ -50,6 +50,17 @@ export interface WebhookConfig {
   eventField: string;
   timeoutMs: number;
   signature?: WebhookSignatureConfig;
+  /** Where the audit's own receiver listens, and the URL the service is told to call (when given). */
+  receiver?: WebhookReceiverConfig;
+}
+
+export interface WebhookReceiverConfig {
+  /** Interface to listen on (default 127.0.0.1). */
+  host?: string;
+  /** Port (default 0: any free port). */
+  port?: number;
+  /** The URL sent as {{receiverUrl}} when the service cannot reach host:port (default: http://host:port/). */
+  publicUrl?: string;
 }
 
 export interface WaiverConfig {
@@ -71,7 +82,8 @@ export interface AuditConfig {
   /** Every secret value to redact, with its source variable where known. */
   secrets: Secret[];
   idempotency: { header: string };
-  rateLimit: { maxRequests: number; expected: boolean; waitMs?: number };
+  /** `maxWaitMs`: the longest wait for a 429 to lift before LIM-RETRY gives up (checks default to 60 s). */
+  rateLimit: { maxRequests: number; expected: boolean; waitMs?: number; maxWaitMs?: number };
   ignoreFields: string[];
   webhooks?: WebhookConfig;
   waivers: WaiverConfig[];

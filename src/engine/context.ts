@@ -19,6 +19,8 @@ export interface ContextDeps {
   ledger: Ledger;
   readOnly: boolean;
   signal: AbortSignal;
+  /** Values shared by the checks of one run (see CheckContext.shared). */
+  shared?: Map<string, Promise<unknown>>;
 }
 
 /** Per-task context; collects failures for the engine to turn into a result. */
@@ -120,6 +122,20 @@ export class TaskContext implements CheckContext {
 
   track(path: string, label: string): void {
     this.deps.ledger.add(label, path);
+  }
+
+  leftover(label: string, url: string, reason: string): void {
+    this.deps.ledger.addUntrackable(label, this.deps.client.redactor.text(url), reason);
+  }
+
+  shared<T>(key: string, compute: () => Promise<T>): Promise<T> {
+    const store = (this.deps.shared ??= new Map());
+    let value = store.get(key) as Promise<T> | undefined;
+    if (!value) {
+      value = compute();
+      store.set(key, value);
+    }
+    return value;
   }
 
   fail(failure: Failure): void {

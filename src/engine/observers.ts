@@ -62,7 +62,13 @@ export class ObserverHub {
       for (const name of names) {
         const tally = this.tallies.get(`${observer.id}\u0000${name ?? ''}`);
         const base = baseResult(observer, name);
-        if (!tally || tally.seen === 0) {
+        const notApplicable = observer.skipReason?.(
+          resources.find((r) => r.name === name),
+          this.config,
+        );
+        if (notApplicable !== undefined) {
+          out.push({ ...base, status: 'skipped', message: notApplicable });
+        } else if (!tally || tally.seen === 0) {
           out.push({ ...base, status: 'skipped', message: 'no exchange with this resource was made' });
         } else if (tally.failed === 0) {
           out.push({ ...base, status: 'passed' });

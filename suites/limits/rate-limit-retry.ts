@@ -1,0 +1,105 @@
+// LIM-RETRY: a 429 says when to come back, and a client that waits that long is served again.
+import { defineCheck } from '../../src/core/check.js';
+import { answered, requestLine } from '../../src/core/verdicts.js';
+import { advertisedWait, sleep } from '../../src/http/retry.js';
+import { rateLimitBurst } from './rate-limit-429.js';
+
+/** Longest wait for a 429 to lift when the config does not say (rateLimit.maxWaitMs). */
+export const DEFAULT_MAX_WAIT_MS = 60_000;
+
+/** Slack on top of the advertised wait: clocks differ, and Retry-After has whole seconds only. */
+function graceFor(waitMs: number): number {
+  return Math.min(5000, Math.max(250, Math.round(waitMs * 0.1)));
+}
+
+export default defineCheck({
+  kind: 'active',
+  id: 'rate-limit-retry',
+  rules: ['LIM-RETRY'],
+  suite: 'limits',
+  title: 'A 429 says when to retry, and the client can come back',
+  severity: 'error',
+  scope: 'api',
+  mutates: false,
+  exclusive: true,
+  touches: 'none',
+  description: {
+    sends:
+      'After the rate-limit burst (rate-limit-429) met a 429: waits as the 429 says (Retry-After in seconds or as an HTTP date, else RateLimit-Reset, X-RateLimit-Reset or RateLimit reset=; else rateLimit.waitMs), plus a grace of 10% (at least 250 ms), then sends the same GET once more.',
+    passes:
+      'The retry gets the usual answer. Warning: the 429 carries no Retry-After or RateLimit-* header. Skipped when no 429 was seen, or when the advertised wait is longer than rateLimit.maxWaitMs (default 60 s).',
+    why: 'A 429 without a time makes every client guess, and guessing clients either hammer the service or wait far too long; a limit that does not lift when it said it would locks well-behaved clients out.',
+  },
+  async run(ctx) {
+    const outcome = await rateLimitBurst(ctx);
+    if (!outcome.limited) {
+      return ctx.skip(
+        outcome.refusal
+          ? `the burst met ${outcome.refusal.why} instead of a 429 (see rate-limit-429): there is no 429 to retry after`
+          : `no 429 in ${outcome.sent} requests (rateLimit.maxRequests): there is no 429 to retry after`,
+      );
+    }
+    const { exchange: limited, at } = outcome.limited;
+    // Judge an HTTP-date against the service's own clock when it sent one (clock skew).
+    const serverNow = Date.parse(limited.headers.date ?? '');
+    const told = advertisedWait(limited.headers, Number.isNaN(serverNow) ? at : serverNow);
+    if (!told) {
+      ctx.fail({
+        severity: 'warning',
+        message: `${answered(limited)} without Retry-After or RateLimit-* headers: the client is not told when to come back`,
+        evidence: [limited],
+      });
+    }
+    const waitMs = told?.ms ?? ctx.config.rateLimit.waitMs;
+    if (waitMs === undefined) {
+      return ctx.skip(
+        'the 429 names no wait and rateLimit.waitMs is not set: the audit cannot tell when the limit should lift',
+      );
+    }
+    const source = told ? told.source : 'rateLimit.waitMs';
+    const maxWait = ctx.config.rateLimit.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
+    if (waitMs > maxWait) {
+      return ctx.skip(
+        `${source} asks for ${seconds(waitMs)}, longer than rateLimit.maxWaitMs (${seconds(maxWait)}): not waited for`,
+      );
+    }
+    // An absolute time (HTTP date, epoch seconds) has whole-second resolution: allow for that second.
+    const grace = graceFor(waitMs) + (told && isAbsolute(limited.headers, told.source) ? 1000 : 0);
+    const remaining = at + waitMs + grace - Date.now();
+    if (remaining > 0) {
+      try {
+        await sleep(remaining, ctx.signal);
+      } catch {
+        return ctx.skip('not finished: the audit was interrupted');
+      }
+    }
+    const retry = await ctx.send({ method: 'GET', path: outcome.path, retryOn429: false });
+    const usual = outcome.baseline.status;
+    const served =
+      retry.status !== undefined &&
+      retry.status !== 429 &&
+      (retry.status === usual || sameClass(retry, usual));
+    if (!served) {
+      ctx.fail({
+        message: `still refused: ${answered(retry)} ${seconds(Date.now() - at)} after the 429, which said to wait ${seconds(waitMs)} (${source}); the usual answer to ${requestLine(retry)} is ${usual}`,
+        evidence: [limited, retry],
+      });
+    }
+  },
+});
+
+/** Both 2xx: a list that answered 200 may answer 200 or 206 later without being refused. */
+function sameClass(x: { status?: number }, usual: number | undefined): boolean {
+  const ok = (s: number | undefined): boolean => s !== undefined && s >= 200 && s < 300;
+  return ok(x.status) && ok(usual);
+}
+
+/** True when the header that named the wait gave a point in time rather than a number of seconds. */
+function isAbsolute(headers: Record<string, string>, source: string): boolean {
+  const value = (headers[source.toLowerCase()] ?? '').trim();
+  return source === 'Retry-After' ? !/^\d+(\.\d+)?$/.test(value) : Number(value) > 1e9;
+}
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(ms % 1000 === 0 ? 0 : 1)} s`;
+}

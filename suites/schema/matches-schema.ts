@@ -1,0 +1,135 @@
+// DOC-SCHEMA: every item (and every element of a list) the audit receives matches the declared schema.
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { defineCheck, type Exchange } from '../../src/core/check.js';
+import type { AuditConfig, ResourceConfig } from '../../src/core/types.js';
+import { compileItemSchema } from '../../src/config/item-schema.js';
+import { isObject, unwrapItemLoose, unwrapList } from '../../src/core/shapes.js';
+import { answered } from '../../src/core/verdicts.js';
+
+/** Errors quoted per response: enough to fix the first problems, short enough to read. */
+const MAX_ERRORS = 3;
+
+/** Compiled schemas, by schema object (a config is loaded once per run; compiling is the slow part). */
+const compiled = new WeakMap<object, ValidateFunction>();
+
+function validatorFor(schema: Record<string, unknown>): ValidateFunction {
+  let validate = compiled.get(schema);
+  if (!validate) {
+    validate = compileItemSchema(schema);
+    compiled.set(schema, validate);
+  }
+  return validate;
+}
+
+/** What a response body holds for the resource it came from: one item, a list, or nothing to judge. */
+type Representation = { resource: ResourceConfig; kind: 'item' | 'list' };
+
+/**
+ * Which resource's item or list an exchange's answer represents, from its URL and method:
+ * GET collection (list); POST collection (the created item); GET, PUT, PATCH item.
+ */
+export function representationOf(x: Exchange, config: AuditConfig): Representation | undefined {
+  let path: string;
+  let basePath: string;
+  try {
+    path = new URL(x.url).pathname.replace(/\/+$/, '');
+    basePath = new URL(config.baseUrl).pathname.replace(/\/+$/, '');
+  } catch {
+    return undefined;
+  }
+  if (!path.startsWith(`${basePath}/`)) return undefined;
+  const relative = path.slice(basePath.length);
+  for (const resource of config.resources) {
+    if (relative === resource.path) {
+      if (x.method === 'GET') return { resource, kind: 'list' };
+      if (x.method === 'POST') return { resource, kind: 'item' };
+      return undefined;
+    }
+    const rest = relative.startsWith(`${resource.path}/`) ? relative.slice(resource.path.length + 1) : '';
+    if (rest !== '' && !rest.includes('/') && ['GET', 'PUT', 'PATCH'].includes(x.method)) {
+      return { resource, kind: 'item' };
+    }
+  }
+  return undefined;
+}
+
+/** JSON pointer of `target` inside `root` (found by identity), '' for the root itself. */
+function pointerTo(root: unknown, target: unknown, at = ''): string | undefined {
+  if (root === target) return at;
+  if (Array.isArray(root) || isObject(root)) {
+    for (const [key, value] of Object.entries(root)) {
+      if (value === null || typeof value !== 'object') continue;
+      const found = pointerTo(value, target, `${at}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+      if (found !== undefined) return found;
+    }
+  }
+  return undefined;
+}
+
+/** One ajv error as "<pointer>: <message> (keyword <k>)", the pointer relative to the response body. */
+function describeError(error: ErrorObject, prefix: string): string {
+  const pointer = `${prefix}${error.instancePath}` || '/';
+  const params = error.params as Record<string, unknown>;
+  const detail =
+    error.keyword === 'additionalProperties'
+      ? ` "${String(params.additionalProperty)}"`
+      : error.keyword === 'enum'
+        ? ` ${JSON.stringify(params.allowedValues)}`
+        : '';
+  return `${pointer}: ${error.message ?? 'is invalid'}${detail} (keyword "${error.keyword}" at ${error.schemaPath})`;
+}
+
+export default defineCheck({
+  kind: 'observer',
+  id: 'matches-schema',
+  rules: ['DOC-SCHEMA'],
+  suite: 'schema',
+  title: 'Items and lists match the declared schema',
+  severity: 'error',
+  description: {
+    sends:
+      'Nothing of its own: it validates every 2xx body the audit receives that represents an item (GET, PUT, PATCH of an item; the answer to a POST on the collection) or a list (GET of the collection, each element), for resources with a `schema`.',
+    passes:
+      'ajv finds no error. Items and lists are unwrapped from the usual envelopes ({"data": ...}, {"items": [...]}, paging fields) first. A create or change answer that carries only the id (or nothing) is not a representation and is not judged.',
+    why: 'Clients generate code and write parsers from the declared schema; a field of the wrong type, a missing required field or an undeclared one breaks them at run time.',
+  },
+  skipReason(resource, config) {
+    if (resource) return resource.schema ? undefined : `${resource.name} declares no schema`;
+    return config.resources.some((r) => r.schema) ? undefined : 'no resource declares a schema';
+  },
+  inspect(x, config) {
+    if (x.status === undefined || x.status < 200 || x.status > 299 || !x.isJson) return undefined;
+    const what = representationOf(x, config);
+    if (!what?.resource.schema) return undefined;
+    const validate = validatorFor(what.resource.schema);
+    const problems: string[] = [];
+    let judged = 0;
+    if (what.kind === 'list') {
+      const list = unwrapList(x.json, what.resource.name);
+      if (!list) return undefined; // not a list at all: MTH-READ's business, not the schema's
+      const prefix = pointerTo(x.json, list) ?? '';
+      list.forEach((element, i) => {
+        judged++;
+        if (!validate(element)) {
+          for (const e of validate.errors ?? []) problems.push(describeError(e, `${prefix}/${i}`));
+        }
+      });
+    } else {
+      const item = unwrapItemLoose(x.json, what.resource.idField) ?? x.json;
+      // A create/change answer may be an acknowledgement carrying just the id: not a representation.
+      const keys = isObject(item) ? Object.keys(item) : undefined;
+      if (x.method !== 'GET' && keys && keys.every((k) => k === what.resource.idField)) return undefined;
+      judged++;
+      if (!validate(item)) {
+        const prefix = pointerTo(x.json, item) ?? '';
+        for (const e of validate.errors ?? []) problems.push(describeError(e, prefix));
+      }
+    }
+    if (judged === 0 || problems.length === 0) return undefined;
+    const shown = problems.slice(0, MAX_ERRORS);
+    const more = problems.length > MAX_ERRORS ? `, and ${problems.length - MAX_ERRORS} more` : '';
+    return {
+      message: `${answered(x)} with a ${what.kind === 'list' ? 'list' : 'representation'} that does not match the ${what.resource.name} schema: ${shown.join('; ')}${more}`,
+    };
+  },
+});

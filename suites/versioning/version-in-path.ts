@@ -1,0 +1,55 @@
+// VER-PATH: the version is a /v<N>/ segment of the path (judged from the config: no request is sent).
+import { defineCheck } from '../../src/core/check.js';
+import type { Evidence, ResourceConfig } from '../../src/core/types.js';
+import { curlLine } from '../../src/http/curl.js';
+
+/** A path segment of the form v<N>. */
+export const VERSION_SEGMENT = /^v(\d+)$/;
+
+/** The full path of a resource's collection: the base URL's path followed by the resource's path. */
+export function collectionUrl(baseUrl: string, resource: ResourceConfig): URL {
+  const base = new URL(baseUrl);
+  base.pathname = `${base.pathname.replace(/\/+$/, '')}${resource.path}`;
+  return base;
+}
+
+/** Index of the first v<N> segment of a path's segments, or -1. */
+export function versionSegment(pathname: string): { index: number; segments: string[] } {
+  const segments = pathname.split('/');
+  return { index: segments.findIndex((s) => VERSION_SEGMENT.test(s)), segments };
+}
+
+export default defineCheck({
+  kind: 'active',
+  id: 'version-in-path',
+  rules: ['VER-PATH'],
+  suite: 'versioning',
+  title: 'The version is a /v<N>/ path segment',
+  severity: 'error',
+  scope: 'api',
+  mutates: false,
+  touches: 'none',
+  description: {
+    sends: 'Nothing: it reads the base URL and every declared collection path.',
+    passes:
+      'Every collection URL (base URL path + resource path) has a segment of the form v<N>, e.g. /v1/ or /v2/ (lower-case v, whole number).',
+    why: 'A version in the path lets the service change a representation in /v2/ while /v1/ clients keep working, without a painful migration.',
+  },
+  async run(ctx) {
+    const missing = ctx.config.resources
+      .map((r) => ({ r, url: collectionUrl(ctx.config.baseUrl, r) }))
+      .filter(({ url }) => versionSegment(url.pathname).index < 0);
+    if (missing.length === 0) return;
+    const evidence: Evidence[] = missing.slice(0, 10).map(({ url }) => ({
+      request: { method: 'GET', url: url.href, headers: {}, body: null },
+      response: null,
+      notes: ['not sent: the URL itself shows that there is no /v<N>/ segment'],
+      curl: curlLine({ method: 'GET', url: url.href, headers: {} }, ctx.config.secrets),
+    }));
+    const shown = missing.map(({ r, url }) => `${r.name} (${url.pathname})`).join(', ');
+    ctx.fail({
+      message: `no /v<N>/ segment in the base URL or in the path of ${shown}`,
+      evidence,
+    });
+  },
+});

@@ -1,0 +1,117 @@
+// CheckTester cases for LIM-RETRY (waits that do or do not lift the limit, 429s that name no wait) and its skips.
+import { describe, expect, it } from '@jest/globals';
+import { auditFixture, CheckTester } from '../../src/testing/check-tester.js';
+import rateLimit429 from '../../suites/limits/rate-limit-429.js';
+import rateLimitRetry from '../../suites/limits/rate-limit-retry.js';
+import { VALID_VARIANTS } from './valid-variants.js';
+import { limited, limiter, secondsUntil, VALID_429S, withRateLimit } from './limits-fixtures.js';
+
+const tester = new CheckTester();
+
+tester.run(rateLimitRetry, {
+  valid: [...VALID_VARIANTS, ...VALID_429S],
+  invalid: [
+    limited(
+      '429 without Retry-After or RateLimit-* headers',
+      { after: 20, blockMs: 1000 },
+      { message: 'without Retry-After or RateLimit-* headers', severity: 'warning' },
+    ),
+    limited(
+      'still 429 after the advertised wait',
+      { after: 20, blockMs: Infinity, headers: () => ({ 'retry-after': '1' }) },
+      { message: /still refused: GET \/v1\/widgets answered 429 .* which said to wait 1 s \(Retry-After\)/ },
+    ),
+    limited(
+      'still 429 after the configured wait (no header)',
+      { after: 20, blockMs: Infinity },
+      {
+        config: (config) => withRateLimit(config, { maxRequests: 200, expected: true, waitMs: 300 }),
+        message: /still refused: .* which said to wait 0\.3 s \(rateLimit\.waitMs\)/,
+      },
+    ),
+    limited(
+      'answered 503 after the advertised wait',
+      { after: 20, blockMs: Infinity, headers: () => ({ 'retry-after': '1' }) },
+      {
+        api: {
+          rateLimit: false,
+          middleware: ((): ReturnType<typeof limiter> => {
+            const inner = limiter({ after: 20, blockMs: 500, headers: () => ({ 'retry-after': '1' }) });
+            let refusedAt = 0;
+            return (req, res, body) => {
+              // Once the limit has lifted, the collection fails instead of answering.
+              if (refusedAt !== 0 && Date.now() - refusedAt > 900 && req.url === '/v1/widgets') {
+                res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"overloaded"}');
+                return true;
+              }
+              const answered = inner(req, res, body) as boolean;
+              if (answered && refusedAt === 0) refusedAt = Date.now();
+              return answered;
+            };
+          })(),
+        },
+        message: /still refused: GET \/v1\/widgets answered 503/,
+      },
+    ),
+  ],
+});
+
+describe('rate-limit-retry skips', () => {
+  const results = async (fixture: Parameters<typeof auditFixture>[1]) =>
+    (await auditFixture([rateLimit429, rateLimitRetry], fixture)).result.results;
+
+  it('skips with the reason when no 429 was seen', async () => {
+    const out = await results({
+      api: { rateLimit: false },
+      config: (config) => withRateLimit(config, { maxRequests: 50, expected: false }),
+    });
+    const retry = out.find((r) => r.checkId === 'rate-limit-retry');
+    expect([retry?.status, retry?.message]).toEqual([
+      'skipped',
+      'no 429 in 50 requests (rateLimit.maxRequests): there is no 429 to retry after',
+    ]);
+    expect(out.find((r) => r.checkId === 'rate-limit-429')?.status).toBe('passed');
+  });
+
+  it('skips, without waiting, when the advertised wait is longer than rateLimit.maxWaitMs', async () => {
+    const out = await results({
+      api: {
+        rateLimit: false,
+        middleware: limiter({ after: 5, blockMs: Infinity, headers: () => ({ 'retry-after': '120' }) }),
+      },
+      config: (config) => withRateLimit(config, { maxRequests: 50, expected: true, maxWaitMs: 30_000 }),
+    });
+    const retry = out.find((r) => r.checkId === 'rate-limit-retry');
+    expect(retry?.status).toBe('skipped');
+    expect(retry?.message).toBe(
+      'Retry-After asks for 120 s, longer than rateLimit.maxWaitMs (30 s): not waited for',
+    );
+    expect(retry?.durationMs).toBeLessThan(30_000);
+  });
+
+  it('sends one burst for both checks, and stops it at the first 429', async () => {
+    let requests = 0;
+    const count = limiter({
+      after: 40,
+      blockMs: 1000,
+      headers: (until) => ({ 'retry-after': secondsUntil(until) }),
+    });
+    const { result } = await auditFixture([rateLimit429, rateLimitRetry], {
+      api: {
+        rateLimit: false,
+        middleware: (req, res, body) => {
+          if (req.method === 'GET' && req.url === '/v1/widgets') requests++;
+          return count(req, res, body);
+        },
+      },
+      config: (config) => withRateLimit(config, { maxRequests: 1000, expected: true }),
+    });
+    expect(result.results.map((r) => `${r.checkId}: ${r.status}`)).toEqual([
+      'rate-limit-429: passed',
+      'rate-limit-retry: passed',
+    ]);
+    // 40 let through, then at most the 50 in flight when the first 429 came back, then the one retry.
+    expect(requests).toBeGreaterThan(41);
+    expect(requests).toBeLessThanOrEqual(40 + 50 + 1);
+  });
+});
