@@ -1,4 +1,4 @@
-// The command line: run, list, explain, demo. Returns the exit code; never calls process.exit.
+// The command line: run, init, list, explain, demo. Returns the exit code; never calls process.exit.
 import yargs, { type Argv } from 'yargs';
 import type { Check } from '../core/check.js';
 import type { Severity } from '../core/types.js';
@@ -11,6 +11,7 @@ import { catalogue as defaultCatalogue } from '../../suites/index.js';
 import { auditAndReport, type AuditFlags, type Io } from './audit.js';
 import { renderExplain, renderList } from './list.js';
 import { runDemo } from './demo.js';
+import { INIT_DESCRIPTION, initOptions, runInit } from './init.js';
 
 export interface MainOptions {
   io?: Partial<Io>;
@@ -53,17 +54,28 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
           })
           .option('openapi', {
             type: 'string',
-            describe: 'OpenAPI document (file or URL) to derive resources from',
+            describe:
+              "OpenAPI document (file or URL) to derive resources from; wins over the config's openapi. Without a config file, tokens come from CONFORMANCE_TOKEN and CONFORMANCE_LIMITED_TOKEN",
           }),
       async (argv) => {
         const flags = auditFlags(argv, io);
-        const config = await loadConfig({ path: argv.config, baseUrl: argv['base-url'], env: io.env });
+        const config = await loadConfig({
+          path: argv.config,
+          baseUrl: argv['base-url'],
+          env: io.env,
+          openapi: argv.openapi,
+        });
+        if (!flags.quiet)
+          for (const note of config.openapiNotes ?? []) io.stderr.write(`conformance: note: ${note}\n`);
         const problems = validateWaivers(config, new Set(RULE_IDS), new Set(catalogue.map((c) => c.id)));
         if (problems.length > 0) throw new ConformanceError('E_CONFIG', problems[0], problems);
         const { code: runCode, result } = await auditAndReport(config, catalogue, flags, io, options.signal);
         code = result.interrupted ? EXIT_INTERRUPTED : runCode;
       },
     )
+    .command('init', INIT_DESCRIPTION, initOptions, async (argv) => {
+      code = await runInit(argv, io);
+    })
     .command(
       'demo',
       'Start the bundled example API on a free loopback port and audit it',
@@ -97,7 +109,7 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
         io.stdout.write(text);
       },
     )
-    .demandCommand(1, 'Name a command: run, demo, list or explain (see --help)')
+    .demandCommand(1, 'Name a command: run, init, demo, list or explain (see --help)')
     .epilogue(
       'Exit codes: 0 all checks passed or skipped; 1 a check failed (at or above --fail-on); 2 the audit could not run.',
     )

@@ -55,6 +55,8 @@ export interface RawConfig {
 export type LoadedConfig = AuditConfig & {
   /** `openapi` from the file: an http(s) URL, or a file path made absolute (relative to the config). */
   openapiSource?: string;
+  /** What the OpenAPI document left unclear or unsupported, for the CLI to show before the run. */
+  openapiNotes?: string[];
 };
 
 export interface BuildContext {

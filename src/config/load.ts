@@ -1,10 +1,11 @@
 // Config loading: find and read the file, parse, interpolate ${VAR}, validate, apply defaults.
 import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, relative, resolve } from 'node:path';
-import { ConfigError } from '../core/errors.js';
+import { ConfigError, ConformanceError } from '../core/errors.js';
+import { applyOpenApi } from '../openapi/config.js';
 import { buildConfig, normaliseBaseUrl, type LoadedConfig, type RawConfig } from './build.js';
 import { interpolate } from './interpolate.js';
-import { formatOf, parseText, SyntaxProblems, type ConfigFormat } from './parse.js';
+import { formatOf, parseText, SyntaxProblems, type ConfigFormat, type ParsedText } from './parse.js';
 import { describeValue, oneLine, pathKey, renderProblems, type Problem } from './problems.js';
 import { validateAgainstSchema } from './validate.js';
 
@@ -27,6 +28,11 @@ export interface LoadOptions {
   /** `--base-url`, which wins over the file's `baseUrl`. */
   baseUrl?: string;
   env?: NodeJS.ProcessEnv;
+  /**
+   * `--openapi`: a document (file relative to `cwd`, or http(s) URL) to derive resources from;
+   * wins over the file's `openapi`. With it, no config file is needed.
+   */
+  openapi?: string;
 }
 
 export interface ParseOptions {
@@ -41,8 +47,9 @@ export interface ParseOptions {
 }
 
 /**
- * Finds, reads and validates the config file. Throws ConfigError listing every problem
- * (code E_CONFIG_ENV when all of them are unset variables), never anything else.
+ * Finds, reads and validates the config file, merged with what its OpenAPI document (`openapi`
+ * or `--openapi`) declares. Throws ConfigError listing every problem (code E_CONFIG_ENV when all
+ * of them are unset variables) or OpenApiError when the document is unusable, never anything else.
  */
 export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
   const cwd = options.cwd ?? process.cwd();
@@ -53,6 +60,14 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
     shown = options.path;
   } else {
     const found = await findDefault(cwd);
+    if (found === undefined && options.openapi !== undefined) {
+      // No config file: everything comes from the document, the tokens from the environment.
+      return loadChecked(
+        undefined,
+        { source: options.openapi, baseUrl: options.baseUrl, env: options.env, baseDir: cwd },
+        options,
+      );
+    }
     if (found === undefined) {
       throw new ConfigError([
         'no config file: pass --config or create conformance.config.yaml (conformance init writes one)',
@@ -76,13 +91,61 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
       code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : String(code ?? error);
     throw new ConfigError([`${shown}: cannot read the config file: ${reason}`]);
   }
-  return parseConfigText(text, {
+  const parseOptions = {
     source: shown,
     format: formatOf(file),
     baseUrl: options.baseUrl,
     env: options.env,
     baseDir: dirname(file),
-  });
+  };
+  return loadChecked(text, parseOptions, options);
+}
+
+/** prepare -> the OpenAPI step when a document is named -> finish, with parseConfigText's error rules. */
+async function loadChecked(
+  text: string | undefined,
+  options: ParseOptions,
+  load: LoadOptions,
+): Promise<LoadedConfig> {
+  const env = options.env ?? process.env;
+  try {
+    const prepared = prepare(text, options, env);
+    const named = prepared.data.openapi;
+    const cwd = load.cwd ?? process.cwd();
+    // The file's `openapi` is relative to the file; `--openapi` to the working directory.
+    const document =
+      load.openapi !== undefined
+        ? { source: load.openapi, cwd }
+        : typeof named === 'string' && named !== '' && !prepared.problems.some((p) => p.path[0] === 'openapi')
+          ? { source: named, cwd: options.baseDir ?? cwd }
+          : undefined;
+    if (document === undefined) return finish(prepared, options);
+    const applied = await applyOpenApi(
+      prepared.data,
+      document.source,
+      document.source,
+      { cwd: document.cwd, env, baseUrlGiven: options.baseUrl !== undefined },
+      prepared.fromEnv,
+      prepared.problems,
+    );
+    prepared.data = applied.data;
+    const config = finish(prepared, options);
+    const { findings } = applied;
+    config.openapiSource = /^https?:\/\//i.test(document.source)
+      ? document.source
+      : resolve(document.cwd, document.source);
+    if (findings.notProbed.length > 0) {
+      config.notProbed = findings.notProbed;
+      config.extraPaths = findings.notProbed.map((n) => n.path);
+    }
+    if (findings.notes.length > 0) config.openapiNotes = findings.notes;
+    return config;
+  } catch (error) {
+    if (error instanceof ConformanceError) throw error;
+    throw new ConfigError([
+      oneLine(`${options.source}: cannot load the config: ${(error as Error)?.message ?? String(error)}`),
+    ]);
+  }
 }
 
 /** Validates config text already in hand (tests, stdin, `init`). Same errors as loadConfig. */
@@ -101,25 +164,45 @@ export function parseConfigText(text: string, options: ParseOptions): LoadedConf
 }
 
 function parseChecked(text: string, options: ParseOptions, env: NodeJS.ProcessEnv): LoadedConfig {
+  return finish(prepare(text, options, env), options);
+}
+
+/** The config after parsing and interpolation, before validation: where the OpenAPI step merges in. */
+interface Prepared {
+  data: Record<string, unknown>;
+  problems: Problem[];
+  fromEnv: Map<string, string>;
+  lineOf: ParsedText['lineOf'];
+  overridden: boolean;
+  override?: string;
+}
+
+/** Parses and interpolates; `text` undefined means there is no config file (an OpenAPI-only run). */
+function prepare(text: string | undefined, options: ParseOptions, env: NodeJS.ProcessEnv): Prepared {
   const { source } = options;
-  const format = options.format ?? formatOf(source);
-  let parsed;
-  try {
-    parsed = parseText(text, format, source);
-  } catch (error) {
-    if (error instanceof SyntaxProblems) throw new ConfigError(error.lines);
-    throw error;
-  }
-  const data = parsed.value;
-  if (data === null || data === undefined) {
-    throw new ConfigError([
-      `${source}: the file is empty: it needs at least "resources" (conformance init writes a starter config)`,
-    ]);
-  }
-  if (typeof data !== 'object' || Array.isArray(data)) {
-    throw new ConfigError([
-      `${source}: the top level must be a mapping of keys such as "resources" (got ${describeValue(data)})`,
-    ]);
+  let data: unknown = {};
+  let lineOf: ParsedText['lineOf'] = () => undefined;
+  if (text !== undefined) {
+    const format = options.format ?? formatOf(source);
+    let parsed;
+    try {
+      parsed = parseText(text, format, source);
+    } catch (error) {
+      if (error instanceof SyntaxProblems) throw new ConfigError(error.lines);
+      throw error;
+    }
+    data = parsed.value;
+    lineOf = parsed.lineOf;
+    if (data === null || data === undefined) {
+      throw new ConfigError([
+        `${source}: the file is empty: it needs at least "resources" (conformance init writes a starter config)`,
+      ]);
+    }
+    if (typeof data !== 'object' || Array.isArray(data)) {
+      throw new ConfigError([
+        `${source}: the top level must be a mapping of keys such as "resources" (got ${describeValue(data)})`,
+      ]);
+    }
   }
 
   const problems: Problem[] = [];
@@ -138,16 +221,35 @@ function parseChecked(text: string, options: ParseOptions, env: NodeJS.ProcessEn
     (path) => overridden && path.length === 1 && path[0] === 'baseUrl',
   );
   problems.push(...interpolated.problems);
+  return {
+    data: interpolated.value as Record<string, unknown>,
+    problems,
+    fromEnv: interpolated.fromEnv,
+    lineOf,
+    overridden,
+    ...(override === undefined ? {} : { override }),
+  };
+}
 
-  const schemaProblems = validateAgainstSchema(interpolated.value);
+/** Validates and builds a prepared config; throws ConfigError listing every problem. */
+function finish(prepared: Prepared, options: ParseOptions): LoadedConfig {
+  const { source } = options;
+  const { problems, overridden, override } = prepared;
+  const schemaProblems = validateAgainstSchema(prepared.data);
   problems.push(...schemaProblems);
   let config: LoadedConfig | undefined;
-  if (schemaProblems.length === 0) {
-    const built = buildConfig(interpolated.value as RawConfig, {
+  if (schemaProblems.length === 0 && !Array.isArray(prepared.data.resources)) {
+    // Valid without resources only with `openapi`, which loadConfig reads (parseConfigText does not).
+    problems.push({
+      path: ['resources'],
+      message: 'required (the "openapi" document is read by loadConfig only)',
+    });
+  } else if (schemaProblems.length === 0) {
+    const built = buildConfig(prepared.data as unknown as RawConfig, {
       // A bad --base-url is reported above; the file's baseUrl is not a fallback for it.
       baseUrlOverride: overridden ? (override ?? '') : undefined,
       baseDir: options.baseDir ?? process.cwd(),
-      fromEnv: interpolated.fromEnv,
+      fromEnv: prepared.fromEnv,
     });
     problems.push(...built.problems);
     config = built.config;
@@ -157,7 +259,7 @@ function parseChecked(text: string, options: ParseOptions, env: NodeJS.ProcessEn
   const unset = new Set(problems.filter((p) => p.kind === 'env').map((p) => pathKey(p.path)));
   const shown = problems.filter((p) => p.kind === 'env' || !unset.has(pathKey(p.path)));
   if (shown.length > 0 || config === undefined) {
-    const lines = renderProblems(source, shown, parsed.lineOf);
+    const lines = renderProblems(source, shown, prepared.lineOf);
     const code = shown.every((p) => p.kind === 'env') ? 'E_CONFIG_ENV' : 'E_CONFIG';
     throw new ConfigError(lines.length > 0 ? lines : [`${source}: invalid config`], code);
   }

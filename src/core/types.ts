@@ -92,6 +92,16 @@ export interface AuditConfig {
   source?: string;
   /** `openapi` from the config: an http(s) URL, or an absolute file path (resolved against the config file). */
   openapiSource?: string;
+  /** Paths that are not probed but are still linted by RES-NOUN (e.g. from an OpenAPI document). */
+  extraPaths?: string[];
+  /** Paths of an OpenAPI document the audit does not probe, with the reason (shown in reports). */
+  notProbed?: NotProbedPath[];
+}
+
+/** A declared path the audit does not probe, and why (e.g. `/widgets/{id}/parts`: nested). */
+export interface NotProbedPath {
+  path: string;
+  reason: string;
 }
 
 /** A request as shown in evidence: secrets already redacted. */
@@ -170,4 +180,6 @@ export interface RunResult {
   interrupted?: boolean;
   /** Set when the run is one shard of a larger plan. */
   shard?: { index: number; total: number };
+  /** Declared paths that were not probed, with the reason (from the config's `notProbed`). */
+  notProbed?: NotProbedPath[];
 }

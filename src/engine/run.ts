@@ -106,6 +106,7 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
       cleanup: cleanupReport,
       ...(interrupted ? { interrupted: true } : {}),
       ...(options.shard ? { shard: options.shard } : {}),
+      ...(config.notProbed?.length ? { notProbed: config.notProbed.map((n) => ({ ...n })) } : {}),
     };
   } finally {
     await client.close();

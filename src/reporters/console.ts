@@ -147,6 +147,16 @@ function skippedBlock(results: CheckResult[], c: ChalkInstance, verbose: boolean
   return [...lines, ...sorted.map(([why, n]) => `  ${String(n).padStart(3)} × ${why}`)];
 }
 
+/** Declared paths (from an OpenAPI document) the audit did not probe, with the reason. */
+function notProbedBlock(run: RunResult, c: ChalkInstance): string[] {
+  const paths = run.notProbed ?? [];
+  if (paths.length === 0) return [];
+  return [
+    c.bold(`Not probed (${paths.length})`),
+    ...paths.map((p) => `  ${visible(p.path)}: ${visible(firstLine(p.reason))}`),
+  ];
+}
+
 function cleanupBlock(run: RunResult, c: ChalkInstance): string[] {
   const leftovers = run.cleanup?.leftovers ?? [];
   if (leftovers.length === 0) return [];
@@ -191,7 +201,7 @@ export function renderConsole(run: RunResult, options: ReporterOptions): string 
         blocks.push([c.bold.green(`Passed (${passed.length})`), ...passed.map((r) => resultLine(r, c))]);
     }
     blocks.push(waivedBlock(run.results, c), skippedBlock(run.results, c, options.verbose ?? false));
-    blocks.push(cleanupBlock(run, c));
+    blocks.push(notProbedBlock(run, c), cleanupBlock(run, c));
   }
   blocks.push([summaryLine(run, options.color)]);
   return `${blocks

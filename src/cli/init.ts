@@ -1,0 +1,293 @@
+// `conformance init`: a commented starter config from an OpenAPI document, or from reading a live API (GET/OPTIONS only).
+import { writeFile } from 'node:fs/promises';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import type { Argv } from 'yargs';
+import { parse } from 'yaml';
+import { ConformanceError, UnreachableError } from '../core/errors.js';
+import type { Operation } from '../core/types.js';
+import { toolVersion } from '../core/paths.js';
+import { idOf, isObject, unwrapItemLoose, unwrapList, VOLATILE_FIELDS } from '../core/shapes.js';
+import { normaliseBaseUrl } from '../config/build.js';
+import { validateAgainstSchema } from '../config/validate.js';
+import { HttpClient } from '../http/client.js';
+import { DEFAULT_TOKEN_ENV } from '../openapi/config.js';
+import { deriveConfig } from '../openapi/import.js';
+import { loadOpenApi, OpenApiError } from '../openapi/load.js';
+import { renderStarter, starterFromDerived, type Starter, type StarterResource } from '../openapi/starter.js';
+import type { Io } from './audit.js';
+
+export const INIT_DESCRIPTION =
+  'Write a commented starter config from an OpenAPI document, or by reading a live API (GET and OPTIONS only)';
+
+/** The `init` flags. */
+export function initOptions<T>(y: Argv<T>) {
+  return y
+    .option('openapi', {
+      type: 'string',
+      describe: 'OpenAPI document (file or URL) to derive the config from',
+    })
+    .option('base-url', {
+      type: 'string',
+      describe: 'Base URL of the API: read it with --collections, or the baseUrl to write with --openapi',
+    })
+    .option('collections', {
+      type: 'string',
+      array: true,
+      default: [] as string[],
+      describe: 'Collections to read with GET (names or paths, comma-separated), with --base-url',
+    })
+    .option('out', {
+      type: 'string',
+      default: 'conformance.config.yaml',
+      describe: 'File to write ("-" prints it instead)',
+    })
+    .option('force', { type: 'boolean', default: false, describe: 'Overwrite --out if it exists' })
+    .option('timeout', { type: 'number', default: 10000, describe: 'Deadline of one request in ms' });
+}
+
+export interface InitArgs {
+  openapi?: string;
+  'base-url'?: string;
+  collections: string[];
+  out: string;
+  force: boolean;
+  timeout: number;
+}
+
+/** Writes the starter config; returns the exit code (problems are thrown as ConformanceError: exit 2). */
+export async function runInit(args: InitArgs, io: Io, cwd = process.cwd()): Promise<number> {
+  const collections = args.collections
+    .flatMap((c) => String(c).split(','))
+    .map((c) => c.trim())
+    .filter(Boolean);
+  if (args.openapi === undefined && (args['base-url'] === undefined || collections.length === 0)) {
+    throw new ConformanceError(
+      'E_ARGS',
+      'init needs --openapi <file|url>, or --base-url <url> with --collections <names>',
+    );
+  }
+  if (args.openapi !== undefined && collections.length > 0) {
+    throw new ConformanceError(
+      'E_ARGS',
+      '--collections reads a live API: with --openapi the document names the resources',
+    );
+  }
+  if (!Number.isFinite(args.timeout) || args.timeout < 1)
+    throw new ConformanceError('E_ARGS', '--timeout must be a positive number of milliseconds');
+  let baseUrl: string | undefined;
+  if (args['base-url'] !== undefined) {
+    const checked = normaliseBaseUrl(args['base-url']);
+    if ('problem' in checked) throw new ConformanceError('E_ARGS', `--base-url ${checked.problem}`);
+    baseUrl = checked.url;
+  }
+  const toStdout = args.out === '-';
+  const target = resolve(cwd, args.out);
+
+  let starter: Starter;
+  let notes: string[];
+  if (args.openapi !== undefined) {
+    const loaded = await loadOpenApi(args.openapi, { cwd, limits: { timeoutMs: args.timeout } });
+    const derived = deriveConfig(loaded.document, loaded.url ? { documentUrl: loaded.url } : {});
+    if (derived.resources.length === 0) {
+      throw new OpenApiError([
+        `${args.openapi}: no resource to write: the document has no collection/item path pair such as /things and /things/{id}`,
+      ]);
+    }
+    const document = loaded.url ?? resolve(cwd, args.openapi);
+    const fromDir = toStdout ? cwd : dirname(target);
+    const ref = loaded.url ?? relativeRef(fromDir, document);
+    starter = starterFromDerived(derived, {
+      document: args.openapi,
+      openapi: ref,
+      ...(baseUrl ? { baseUrl } : {}),
+    });
+    notes = [...loaded.warnings, ...derived.notes.map((n) => `${args.openapi}: ${n}`)];
+  } else {
+    ({ starter, notes } = await probeStarter(baseUrl!, collections, io.env, args.timeout));
+  }
+
+  const text = renderStarter(starter);
+  // The starter must load as written: a problem here is a bug of ours, said plainly.
+  const problems = validateAgainstSchema(parse(text));
+  if (problems.length > 0) {
+    throw new ConformanceError('E_INTERNAL', `init wrote an invalid config: ${problems[0].message}`);
+  }
+  for (const note of notes) io.stderr.write(`conformance: note: ${note}\n`);
+  if (toStdout) {
+    io.stdout.write(text);
+    return 0;
+  }
+  try {
+    await writeFile(target, text, { flag: args.force ? 'w' : 'wx' });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') {
+      throw new ConformanceError(
+        'E_ARGS',
+        `${args.out} already exists: pass --force to overwrite it, or --out <another file>`,
+      );
+    }
+    throw new ConformanceError('E_ARGS', `cannot write ${args.out}: ${code ?? (error as Error).message}`);
+  }
+  const names = starter.resources.map((r) => r.name);
+  io.stdout.write(
+    `Wrote ${args.out}: ${names.length} resource${names.length === 1 ? '' : 's'} (${names.join(', ')}). Review it, then:\n` +
+      `  export ${DEFAULT_TOKEN_ENV.token}=...          # and ${DEFAULT_TOKEN_ENV.limitedToken} for the 403 probes\n` +
+      `  conformance run --config ${args.out}${starter.baseUrl ? '' : ' --base-url <url>'}\n`,
+  );
+  return 0;
+}
+
+/** `./x.yaml`-style path from the config's folder to the document (absolute when on another root). */
+function relativeRef(fromDir: string, file: string): string {
+  const rel = relative(fromDir, file);
+  if (rel === '' || isAbsolute(rel)) return file;
+  return rel.startsWith('.') ? rel : `./${rel}`;
+}
+
+/** Reads each collection (and one item, and what OPTIONS allows) without changing anything. */
+async function probeStarter(
+  baseUrl: string,
+  collections: string[],
+  env: NodeJS.ProcessEnv,
+  timeoutMs: number,
+): Promise<{ starter: Starter; notes: string[] }> {
+  const token = env[DEFAULT_TOKEN_ENV.token] || undefined;
+  const client = new HttpClient({
+    baseUrl,
+    tokens: { full: token },
+    secrets: token ? [{ value: token, envVar: DEFAULT_TOKEN_ENV.token }] : [],
+    timeoutMs,
+    userAgent: `conformance/${toolVersion()} init`,
+  });
+  const problems: string[] = [];
+  const notes: string[] = [];
+  const resources: StarterResource[] = [];
+  try {
+    for (const spec of collections) {
+      const found = await probeCollection(client, spec, token !== undefined, problems, notes);
+      if (found) resources.push(found);
+    }
+  } finally {
+    await client.close();
+  }
+  if (problems.length > 0) throw new ConformanceError('E_ARGS', problems[0], problems);
+  return {
+    starter: {
+      header: [
+        `Starter config for the conformance auditor, written by \`conformance init\` from ${baseUrl}`,
+        '(read with GET and OPTIONS only: nothing was written to the service). Review it: each sample',
+        'is an existing item without its id and server-managed fields; operations are what the service',
+        'said it allows. Add replace/update bodies whose values differ from the sample, and `invalid`',
+        'bodies the service must answer with 400.',
+        'Run it with: conformance run --config <this file>',
+      ],
+      baseUrl,
+      baseUrlComment: '--base-url on `run` wins over it.',
+      resources,
+    },
+    notes,
+  };
+}
+
+/** Candidate id fields, most likely first (`<singular>Id` is added per collection). */
+const ID_FIELDS = ['id', '_id', 'uuid', 'key', 'slug'];
+/** Hypermedia fields a client never sends back. */
+const LINK_FIELDS = ['_links', '_embedded', 'links'];
+
+async function probeCollection(
+  client: HttpClient,
+  spec: string,
+  hasToken: boolean,
+  problems: string[],
+  notes: string[],
+): Promise<StarterResource | undefined> {
+  const path = `/${spec.replace(/^\/+|\/+$/g, '')}`;
+  const name = path.split('/').filter(Boolean).pop() ?? spec;
+  const list = await client.send({ method: 'GET', path });
+  if (list.status === undefined) {
+    throw new UnreachableError(`cannot reach ${list.url}: ${list.error?.message ?? 'no answer'}`);
+  }
+  if (list.status === 401 || list.status === 403) {
+    problems.push(
+      `GET ${path} answered ${list.status}: ${hasToken ? `${DEFAULT_TOKEN_ENV.token} was refused` : `set ${DEFAULT_TOKEN_ENV.token} to a valid token`}`,
+    );
+    return undefined;
+  }
+  if (list.status !== 200) {
+    problems.push(
+      `GET ${path} answered ${list.status}, expected 200: is "${spec}" a collection at this base URL?`,
+    );
+    return undefined;
+  }
+  const items = unwrapList(list.json, name);
+  if (!items) {
+    problems.push(
+      `GET ${path} answered no list (a JSON array, or one in an envelope such as {"data": [...]})`,
+    );
+    return undefined;
+  }
+  const first = items.find(isObject);
+  const singular = name.replace(/s$/, '');
+  const idField = first
+    ? [...ID_FIELDS, `${singular}Id`, `${singular}_id`].find((f) => idOf(first, f) !== undefined)
+    : undefined;
+  const id = first && idField ? idOf(first, idField) : undefined;
+  let item = first;
+  let read = false;
+  if (id !== undefined) {
+    const one = await client.send({ method: 'GET', path: `${path}/${encodeURIComponent(id)}` });
+    read = one.status === 200;
+    if (read) item = unwrapItemLoose(one.json, idField!) ?? first;
+  }
+  const collectionAllow = await allowed(client, path);
+  const itemAllow = id !== undefined ? await allowed(client, `${path}/${encodeURIComponent(id)}`) : undefined;
+  const operations: Operation[] = [];
+  const verified = collectionAllow !== undefined && itemAllow !== undefined;
+  const has = (allow: string[] | undefined, method: string, fallback: boolean): boolean =>
+    allow ? allow.includes(method) : fallback;
+  if (has(collectionAllow, 'GET', true)) operations.push('list');
+  if (has(itemAllow, 'GET', read || id === undefined)) operations.push('read');
+  if (has(collectionAllow, 'POST', true)) operations.push('create');
+  if (has(itemAllow, 'PUT', true)) operations.push('replace');
+  if (has(itemAllow, 'PATCH', true)) operations.push('update');
+  if (has(itemAllow, 'DELETE', true)) operations.push('delete');
+
+  const sample = item ? withoutManaged(item, idField ?? 'id') : undefined;
+  if (!first) notes.push(`${name}: the collection is empty: write a valid POST body as its sample`);
+  else if (!idField)
+    notes.push(`${name}: no id field found in its items (tried ${ID_FIELDS.join(', ')}): set idField`);
+  return {
+    name,
+    path,
+    ...(idField && idField !== 'id' ? { idField } : {}),
+    operations,
+    ...(sample && Object.keys(sample).length > 0 ? { sample } : {}),
+    about: [`${name}: read with GET ${path}${id !== undefined ? ` and GET ${path}/${id}` : ''}`],
+    keyComments: {
+      operations: verified
+        ? 'What OPTIONS said the service allows.'
+        : 'Assumed (OPTIONS gave no Allow header): remove what the service does not support.',
+      ...(sample
+        ? { sample: 'Valid POST body: an existing item without its id and server-managed fields. Check it.' }
+        : {}),
+    },
+  };
+}
+
+/** The methods an OPTIONS request's Allow header lists, or undefined when it lists none. */
+async function allowed(client: HttpClient, path: string): Promise<string[] | undefined> {
+  const answer = await client.send({ method: 'OPTIONS', path });
+  const allow = answer.status !== undefined && answer.status < 300 ? answer.headers.allow : undefined;
+  if (!allow) return undefined;
+  return allow
+    .split(',')
+    .map((m) => m.trim().toUpperCase())
+    .filter(Boolean);
+}
+
+/** The item without its id, server-managed timestamps/versions, links and null fields. */
+function withoutManaged(item: Record<string, unknown>, idField: string): Record<string, unknown> {
+  const drop = new Set([idField, 'id', '_id', ...VOLATILE_FIELDS, ...LINK_FIELDS]);
+  return Object.fromEntries(Object.entries(item).filter(([key, value]) => !drop.has(key) && value !== null));
+}

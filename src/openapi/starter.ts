@@ -1,0 +1,189 @@
+// A commented starter config (YAML) for `conformance init`, from derived resources or from probing a live API.
+import { Document, isMap, isScalar, isSeq, type Pair, type YAMLMap } from 'yaml';
+import type { Operation } from '../core/types.js';
+import { isObject } from '../core/shapes.js';
+import { DEFAULT_TOKEN_ENV } from './config.js';
+import type { DerivedConfig, NotProbed } from './import.js';
+
+/** One resource of a starter config, with the comments that explain where its values came from. */
+export interface StarterResource {
+  name: string;
+  path: string;
+  idField?: string;
+  operations: Operation[];
+  sample?: Record<string, unknown>;
+  replace?: Record<string, unknown>;
+  update?: Record<string, unknown>;
+  invalid?: unknown[];
+  idempotencyKey?: boolean;
+  /** Comment lines above the resource. */
+  about: string[];
+  /** A comment line above one of its keys. */
+  keyComments?: Partial<
+    Record<'operations' | 'idField' | 'sample' | 'replace' | 'update' | 'invalid', string>
+  >;
+}
+
+export interface Starter {
+  /** Comment lines at the top (what wrote it, from what). */
+  header: string[];
+  baseUrl?: string;
+  /** Comment above `baseUrl` (or in its place when there is none). */
+  baseUrlComment?: string;
+  /** `openapi:` to write (a path relative to the config, or a URL). */
+  openapi?: string;
+  idempotencyHeader?: string;
+  resources: StarterResource[];
+  notProbed?: NotProbed[];
+}
+
+const ORDER = [
+  'name',
+  'path',
+  'idField',
+  'operations',
+  'sample',
+  'replace',
+  'update',
+  'invalid',
+  'idempotencyKey',
+];
+
+/** Renders a starter config. Every string value has `${` escaped, so loading it reads back the same data. */
+export function renderStarter(starter: Starter): string {
+  const data: Record<string, unknown> = {};
+  if (starter.baseUrl !== undefined) data.baseUrl = starter.baseUrl;
+  if (starter.openapi !== undefined) data.openapi = escape(starter.openapi);
+  data.auth = {
+    token: `\${${DEFAULT_TOKEN_ENV.token}}`,
+    limitedToken: `\${${DEFAULT_TOKEN_ENV.limitedToken}:-}`,
+  };
+  if (starter.idempotencyHeader !== undefined) data.idempotency = { header: starter.idempotencyHeader };
+  data.resources = starter.resources.map((r) => {
+    const entry: Record<string, unknown> = {};
+    for (const key of ORDER) {
+      const value = (r as unknown as Record<string, unknown>)[key];
+      if (value !== undefined)
+        entry[key] = key === 'name' || key === 'path' || key === 'idField' ? value : escape(value);
+    }
+    return entry;
+  });
+
+  const doc = new Document(data);
+  doc.commentBefore = starter.header.map((line) => ` ${line}`.trimEnd()).join('\n');
+  const root = doc.contents as YAMLMap;
+  const pairOf = (map: YAMLMap, key: string): Pair | undefined =>
+    map.items.find((p) => isScalar(p.key) && p.key.value === key) as Pair | undefined;
+  /** Adds comment lines above a key (after any already there). */
+  const commentOn = (pair: Pair | undefined, text: string | undefined): void => {
+    if (!pair || !text || !isScalar(pair.key)) return;
+    const lines = text.split('\n').map((l) => ` ${l}`.trimEnd());
+    pair.key.commentBefore = [pair.key.commentBefore, ...lines].filter((l) => l !== undefined).join('\n');
+  };
+  // Without a baseUrl, the comment says what to write in its place, above the first key.
+  commentOn(pairOf(root, 'baseUrl') ?? (root.items[0] as Pair), starter.baseUrlComment);
+  commentOn(
+    pairOf(root, 'openapi'),
+    'Item schemas (DOC-SCHEMA), and resources not listed below, come from this document.',
+  );
+  commentOn(
+    pairOf(root, 'auth'),
+    `Tokens come from the environment: ${DEFAULT_TOKEN_ENV.token} (full access, sent as "Authorization: Bearer ...")\n` +
+      `and, optionally, ${DEFAULT_TOKEN_ENV.limitedToken} (valid but lacks some permissions: enables the 403 probes).`,
+  );
+  const list = pairOf(root, 'resources')?.value;
+  if (isSeq(list)) {
+    list.items.forEach((node, index) => {
+      if (!isMap(node)) return;
+      const r = starter.resources[index];
+      node.commentBefore = r.about.map((line) => ` ${line}`.trimEnd()).join('\n');
+      for (const pair of node.items as Pair[]) {
+        const key = isScalar(pair.key) ? String(pair.key.value) : '';
+        commentOn(pair, r.keyComments?.[key as keyof NonNullable<StarterResource['keyComments']>]);
+        if (key === 'operations' && isSeq(pair.value)) pair.value.flow = true;
+        if (['sample', 'replace', 'update'].includes(key) && isMap(pair.value)) pair.value.flow = true;
+        if (key === 'invalid' && isSeq(pair.value))
+          for (const item of pair.value.items) if (isMap(item) || isSeq(item)) item.flow = true;
+      }
+      node.comment =
+        ' forbidden: [create, replace, update, delete]  # what the limited token may not do (403 probes)';
+    });
+  }
+  if (starter.notProbed && starter.notProbed.length > 0) {
+    doc.comment = [
+      ' Paths of the document that are not probed (still linted for RES-NOUN):',
+      ...starter.notProbed.map((n) => `   ${n.path}: ${n.reason}`),
+    ].join('\n');
+  }
+  return doc.toString({ lineWidth: 110 });
+}
+
+/** `${` in every string of a JSON value written as `$${`, which config loading reads back as `${`. */
+function escape(value: unknown): unknown {
+  if (typeof value === 'string') return value.split('${').join('$${');
+  if (Array.isArray(value)) return value.map(escape);
+  if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, escape(v)]));
+  return value;
+}
+
+/** A starter from what a document declares: every derived resource, with where its payloads came from. */
+export function starterFromDerived(
+  derived: DerivedConfig,
+  options: { document: string; openapi: string; baseUrl?: string },
+): Starter {
+  const described = derived.title ? `${derived.title} (${version(derived)})` : version(derived);
+  const derivedUrl = 'baseUrl' in derived.baseUrl ? derived.baseUrl.baseUrl : undefined;
+  const baseUrl = options.baseUrl ?? derivedUrl;
+  const origin = {
+    example: "the document's example",
+    generated: 'generated from the schema',
+    varied: 'the sample with its values changed',
+  };
+  return {
+    header: [
+      `Starter config for the conformance auditor, written by \`conformance init\` from ${options.document}`,
+      `(${described}). Review it: every value was derived and can be changed; what this file sets wins`,
+      'over the document, field by field.',
+      'Run it with: conformance run --config <this file>',
+    ],
+    ...(baseUrl ? { baseUrl } : {}),
+    baseUrlComment: baseUrl
+      ? options.baseUrl
+        ? 'Given to init with --base-url; --base-url on `run` wins over it.'
+        : "From the document's server URL; --base-url on `run` wins over it."
+      : `baseUrl: https://... ${'problem' in derived.baseUrl ? `(${derived.baseUrl.problem})` : ''}`,
+    openapi: options.openapi,
+    ...(derived.idempotencyHeader ? { idempotencyHeader: derived.idempotencyHeader } : {}),
+    resources: derived.resources.map((r) => ({
+      name: r.name,
+      path: r.path,
+      ...(r.idField ? { idField: r.idField } : {}),
+      operations: r.operations,
+      ...(r.sample ? { sample: r.sample } : {}),
+      ...(r.replace ? { replace: r.replace } : {}),
+      ...(r.update ? { update: r.update } : {}),
+      ...(r.invalid && r.invalid.length > 0 ? { invalid: r.invalid } : {}),
+      ...(r.idempotencyKey ? { idempotencyKey: true } : {}),
+      about: [
+        `${r.name}: ${r.path} and ${r.path}/{${r.idField ?? 'id'}}`,
+        ...r.notes.map((n) => `note: ${n}`),
+      ],
+      keyComments: {
+        ...(r.origin.sample ? { sample: `Valid POST body: ${origin[r.origin.sample]}.` } : {}),
+        ...(r.origin.replace ? { replace: `Valid PUT body: ${origin[r.origin.replace]}.` } : {}),
+        ...(r.origin.update ? { update: `Valid PATCH body: ${origin[r.origin.update]}.` } : {}),
+        ...(r.invalid && r.invalid.length > 0
+          ? {
+              invalid:
+                'Bodies that must be answered 400, from the schema: a required field missing, a wrong type.',
+            }
+          : {}),
+      },
+    })),
+    notProbed: derived.notProbed,
+  };
+}
+
+function version(derived: DerivedConfig): string {
+  return derived.version === '2.0' ? 'Swagger 2.0' : `OpenAPI ${derived.version}`;
+}
