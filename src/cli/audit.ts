@@ -1,10 +1,10 @@
 // Running an audit for the CLI: config -> engine -> reporters -> files, and the exit code.
-import { mkdir, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Check } from '../core/check.js';
 import type { AuditConfig, RunResult, Severity } from '../core/types.js';
 import { runAudit } from '../engine/run.js';
-import { resolveReporters, progressLine, type Reporter } from '../reporters/index.js';
+import { ExchangeLog, resolveReporters, progressLine, type Reporter } from '../reporters/index.js';
 
 const statusMark = {
   passed: 'ok  ',
@@ -30,6 +30,9 @@ export interface AuditFlags {
   verbose: boolean;
 }
 
+/** What writing reports needs of the flags (`run`, `demo` and `merge` share it). */
+export type ReportFlags = Pick<AuditFlags, 'out' | 'color' | 'quiet' | 'verbose'>;
+
 export interface Io {
   stdout: NodeJS.WritableStream & { isTTY?: boolean };
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
@@ -54,6 +57,8 @@ export async function auditAndReport(
   const live = !flags.quiet && io.stderr.isTTY === true;
   const plain = !flags.quiet && !live;
   let drawn = false;
+  // Kept only when a reporter needs every exchange (har): bounded, and redacted like evidence.
+  const exchanges = chosen.some((r) => r.needsExchanges) ? new ExchangeLog() : undefined;
   const result = await runAudit(config, {
     catalogue,
     only: flags.only,
@@ -64,6 +69,7 @@ export async function auditAndReport(
     maxRps: flags.maxRps,
     shard: flags.shard,
     signal,
+    ...(exchanges ? { onExchange: (x) => exchanges.add(x) } : {}),
     onResult: (r, done, total) => {
       if (live) {
         const cols = (io.stderr as { columns?: number }).columns ?? 80;
@@ -77,18 +83,22 @@ export async function auditAndReport(
     },
   });
   if (drawn) io.stderr.write('\r\x1b[2K');
-  await writeReports(result, chosen, flags, io);
+  await writeReports(result, chosen, flags, io, exchanges);
   return { code: exitCodeOf(result, flags.failOn), result };
 }
 
-/** Console reporters print to stdout; the others are written under --out. */
+/**
+ * Console reporters print to stdout; the others are written under --out. A reporter marked
+ * `stepSummary` (markdown) is also appended to `$GITHUB_STEP_SUMMARY` when that is set.
+ */
 export async function writeReports(
   result: RunResult,
   chosen: Reporter[],
-  flags: AuditFlags,
+  flags: ReportFlags,
   io: Io,
+  exchanges?: ExchangeLog,
 ): Promise<string[]> {
-  const options = { color: flags.color, quiet: flags.quiet, verbose: flags.verbose };
+  const options = { color: flags.color, quiet: flags.quiet, verbose: flags.verbose, exchanges };
   const written: string[] = [];
   for (const reporter of chosen) {
     const text = reporter.render(result, options);
@@ -100,6 +110,11 @@ export async function writeReports(
     const file = join(flags.out, reporter.fileName);
     await writeFile(file, text);
     written.push(file);
+    const stepSummary = io.env.GITHUB_STEP_SUMMARY;
+    if (reporter.stepSummary && stepSummary) {
+      await appendFile(stepSummary, text.endsWith('\n') ? text : `${text}\n`);
+      written.push(`${stepSummary} (appended)`);
+    }
   }
   if (written.length > 0 && !flags.quiet) io.stdout.write(`Reports: ${written.join(', ')}\n`);
   return written;

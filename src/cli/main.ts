@@ -12,6 +12,7 @@ import { auditAndReport, type AuditFlags, type Io } from './audit.js';
 import { renderExplain, renderList } from './list.js';
 import { runDemo } from './demo.js';
 import { INIT_DESCRIPTION, initOptions, runInit } from './init.js';
+import { MERGE_REPORTERS, runMerge } from './merge.js';
 
 export interface MainOptions {
   io?: Partial<Io>;
@@ -87,6 +88,46 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
       },
     )
     .command(
+      'merge <reports..>',
+      'Combine the JSON reports of shards (run --shard i/n) into one set of reports',
+      (y) =>
+        y
+          .positional('reports', {
+            type: 'string',
+            array: true,
+            demandOption: true,
+            describe: 'conformance.json of every shard',
+          })
+          .option('reporter', {
+            type: 'string',
+            array: true,
+            default: [MERGE_REPORTERS.join(',')],
+            describe: 'Reporters, comma-separated: console, json, junit, html, markdown',
+          })
+          .option('out', { type: 'string', default: 'reports', describe: 'Directory for report files' })
+          .option('fail-on', {
+            choices: ['error', 'warning'] as const,
+            default: 'error' as const,
+            describe: 'Lowest severity that fails the merged run',
+          })
+          .option('color', { type: 'boolean', describe: 'Colour console output (--no-color turns it off)' })
+          .option('quiet', { type: 'boolean', default: false, describe: 'Print only failures and the summary' })
+          .option('verbose', { type: 'boolean', default: false, describe: 'List every skipped check' }),
+      async (argv) => {
+        const noColorEnv = io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== '';
+        const flags = {
+          reporter: argv.reporter.flatMap((v) => String(v).split(',')).map((v) => v.trim()).filter(Boolean),
+          out: argv.out,
+          failOn: argv['fail-on'],
+          color: argv.color ?? (!noColorEnv && io.stdout.isTTY === true),
+          quiet: argv.quiet,
+          verbose: argv.verbose,
+        };
+        const { code: mergeCode, result } = await runMerge((argv.reports ?? []).map(String), flags, io);
+        code = result.interrupted ? EXIT_INTERRUPTED : mergeCode;
+      },
+    )
+    .command(
       'list',
       'List every check: id, rules, severity, title',
       (y) => y.option('json', { type: 'boolean', default: false, describe: 'Print JSON' }),
@@ -109,7 +150,7 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
         io.stdout.write(text);
       },
     )
-    .demandCommand(1, 'Name a command: run, init, demo, list or explain (see --help)')
+    .demandCommand(1, 'Name a command: run, init, demo, merge, list or explain (see --help)')
     .epilogue(
       'Exit codes: 0 all checks passed or skipped; 1 a check failed (at or above --fail-on); 2 the audit could not run.',
     )
@@ -129,7 +170,7 @@ function runOptions<T>(y: Argv<T>) {
       type: 'string',
       array: true,
       default: ['console,json,junit'],
-      describe: 'Reporters, comma-separated: console, json, junit, html, markdown',
+      describe: 'Reporters, comma-separated: console, json, junit, html, markdown, har',
     })
     .option('out', { type: 'string', default: 'reports', describe: 'Directory for report files' })
     .option('only', {

@@ -1,24 +1,11 @@
 // Console report: failures first (grouped by rule, with a curl line), then skips, cleanup, summary.
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { CheckResult, RunResult } from '../core/types.js';
-import { firstLine, humanDuration, plural, truncate } from './format.js';
+import { firstLine, humanDuration, plural, truncate, visible } from './format.js';
 import type { Reporter, ReporterOptions } from './types.js';
 
 /** Longest one-line reason printed; the JSON and JUnit reports keep the whole message. */
 const REASON_LIMIT = 300;
-
-// Text from the audited service must not drive the terminal: C0/C1 controls (ESC, BEL...) are
-// shown as \xNN. Tabs and, in curl lines, line breaks are kept so a pasted line still runs.
-// eslint-disable-next-line no-control-regex -- finding control characters is the point
-const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
-// eslint-disable-next-line no-control-regex -- as above
-const CONTROLS_AND_BREAKS = /[\u0000-\u0008\n\u000b-\u001f\u007f-\u009f]/g;
-
-function visible(text: string, keepBreaks = false): string {
-  return text.replace(keepBreaks ? CONTROLS : CONTROLS_AND_BREAKS, (c) => {
-    return `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`;
-  });
-}
 
 function painter(color: boolean): ChalkInstance {
   return new Chalk({ level: color ? 1 : 0 });

@@ -1,6 +1,20 @@
 // Text helpers shared by the reporters: one-line reasons, truncation, durations, evidence as text.
 import type { CheckResult, Evidence } from '../core/types.js';
 
+// Text from the audited service must not drive a terminal or hide in a report: C0/C1 controls
+// (ESC, BEL, NUL...) are shown as \xNN. Tabs and, when asked, line breaks are kept.
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+// eslint-disable-next-line no-control-regex -- as above
+const CONTROLS_AND_BREAKS = /[\u0000-\u0008\n\u000b-\u001f\u007f-\u009f]/g;
+
+/** The text with control characters written as `\xNN` (line breaks too unless `keepBreaks`). */
+export function visible(text: string, keepBreaks = false): string {
+  return text.replace(keepBreaks ? CONTROLS : CONTROLS_AND_BREAKS, (c) => {
+    return `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`;
+  });
+}
+
 /** Default cap on a body shown in text reports (characters). */
 export const BODY_LIMIT = 2000;
 

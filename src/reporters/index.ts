@@ -1,16 +1,27 @@
 // The reporter registry: every report format by name. Adding one is one entry in REPORTERS.
 import { ConformanceError } from '../core/errors.js';
 import { consoleReporter } from './console.js';
+import { harReporter } from './har.js';
+import { htmlReporter } from './html.js';
 import { jsonReporter } from './json.js';
 import { junitReporter } from './junit.js';
+import { markdownReporter } from './markdown.js';
 import type { Reporter } from './types.js';
 
 export type { Reporter, ReporterOptions } from './types.js';
 export { formatResultLine, progressLine, summaryLine } from './console.js';
+export { ExchangeLog } from './har.js';
 
-const REPORTERS: Reporter[] = [consoleReporter, jsonReporter, junitReporter];
+const REPORTERS: Reporter[] = [
+  consoleReporter,
+  jsonReporter,
+  junitReporter,
+  htmlReporter,
+  markdownReporter,
+  harReporter,
+];
 
-/** Every reporter keyed by its name ('console', 'json', 'junit'). */
+/** Every reporter keyed by its name ('console', 'json', 'junit', 'html', 'markdown', 'har'). */
 export const reporters: Record<string, Reporter> = Object.fromEntries(REPORTERS.map((r) => [r.name, r]));
 
 /** The reporters named (e.g. from `--reporter json,junit`), in order; an unknown name is an E_ARGS error. */

@@ -1,5 +1,6 @@
 // The reporter interface: a pure function of a RunResult that returns the text of one report.
 import type { RunResult } from '../core/types.js';
+import type { ExchangeLog } from './har.js';
 
 /** How a report is rendered. Files ignore `color`; `quiet`/`verbose` shape the console. */
 export interface ReporterOptions {
@@ -9,11 +10,17 @@ export interface ReporterOptions {
   quiet?: boolean;
   /** Console: list every skipped (and passed) result instead of counts. */
   verbose?: boolean;
+  /** HAR: the exchanges the CLI recorded during the run (absent: an empty log). */
+  exchanges?: ExchangeLog;
 }
 
 /** A named report format. With `fileName` the CLI writes the text to `<out>/<fileName>`; without, to stdout. */
 export interface Reporter {
   name: string;
   fileName?: string;
+  /** Also appended to the file named by `$GITHUB_STEP_SUMMARY`, when that variable is set. */
+  stepSummary?: boolean;
+  /** Needs the exchanges of the run (ReporterOptions.exchanges): the CLI records them only for these. */
+  needsExchanges?: boolean;
   render(result: RunResult, options: ReporterOptions): string;
 }

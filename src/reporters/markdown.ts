@@ -1,0 +1,162 @@
+// Markdown summary (summary.md) for a CI job summary: totals, the rule × resource table, first failures with curl.
+import type { CheckResult, RunResult } from '../core/types.js';
+import { firstLine, humanDuration, plural, truncate, visible } from './format.js';
+import { buildMatrix, outcomeCounts, outcomeOf, type Outcome } from './matrix.js';
+import type { Reporter } from './types.js';
+
+/** Failures shown in full (message and curl line); the rest are counted. */
+export const MARKDOWN_FAILURE_LIMIT = 10;
+
+/** Longest message and curl line shown (characters): GitHub caps a job summary at 1 MiB. */
+const MESSAGE_LIMIT = 1500;
+const CURL_LIMIT = 3000;
+
+const ICON: Record<Outcome, string> = {
+  failed: '❌',
+  errored: '💥',
+  warning: '⚠️',
+  waived: '🔕',
+  passed: '✅',
+  skipped: '⏭️',
+};
+
+// Characters with a meaning in Markdown or HTML: backslash-escaped so text reads as written.
+const MARKDOWN_SPECIAL = /[\\`*_{}[\]<>()#+!|~&$]/g;
+
+/** Text for a heading, list item or table cell: one line, controls shown, Markdown characters escaped. */
+export function mdText(text: string): string {
+  return visible(text.replace(/\r\n|\r|\n/g, ' ')).replace(MARKDOWN_SPECIAL, (c) => `\\${c}`);
+}
+
+/** A fenced code block whose fence is longer than any run of backticks inside it. */
+export function mdCode(text: string, lang = ''): string {
+  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  return `${fence}${lang}\n${visible(text, true)}\n${fence}`;
+}
+
+function where(r: CheckResult): string {
+  return r.resource !== undefined ? mdText(r.resource) : 'API-wide';
+}
+
+function headline(run: RunResult): string {
+  const s = run.summary;
+  const target = mdText(run.target.baseUrl);
+  if (s.failed > 0) return `## ❌ Conformance: ${plural(s.failed, 'check')} failed on ${target}`;
+  if (s.errored > 0) return `## 💥 Conformance: ${plural(s.errored, 'check')} errored on ${target}`;
+  return `## ✅ Conformance: no check failed on ${target}`;
+}
+
+function totals(run: RunResult): string[] {
+  const s = run.summary;
+  const lines = [
+    '| Passed | Failed | Skipped | Errored | Waived | Total | Requests | Duration |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|',
+    `| ${s.passed} | ${s.failed} | ${s.skipped} | ${s.errored} | ${s.waived} | ${s.total} | ${s.requests} | ${humanDuration(run.durationMs)} |`,
+  ];
+  const notes: string[] = [];
+  if (run.shard) notes.push(`Shard ${run.shard.index} of ${run.shard.total}.`);
+  if (run.interrupted) notes.push('⚠️ The run was interrupted: results are incomplete.');
+  const leftovers = run.cleanup?.leftovers ?? [];
+  if (leftovers.length > 0) {
+    notes.push(`⚠️ Cleanup: ${plural(leftovers.length, 'resource')} the audit created could not be deleted:`);
+    for (const l of leftovers)
+      notes.push(`- ${mdText(l.resource)} ${mdText(l.url)}: ${mdText(firstLine(l.reason))}`);
+  }
+  return notes.length > 0 ? [...lines, '', ...notes] : lines;
+}
+
+function matrixTable(results: CheckResult[]): string[] {
+  if (results.length === 0) return ['### Rules × resources', '', 'No check ran.'];
+  const matrix = buildMatrix(results);
+  const cellText = (rule: string, column: string): string => {
+    const cell = matrix.cell(rule, column);
+    if (!cell) return '';
+    const counts = outcomeCounts(cell);
+    if (counts.length === 1 && cell.results.length === 1) return ICON[cell.outcome];
+    return counts.map(([o, n]) => `${ICON[o]}${n}`).join(' ');
+  };
+  return [
+    '### Rules × resources',
+    '',
+    `| Rule | ${matrix.columns.map((c) => mdText(c.label)).join(' | ')} |`,
+    `|---|${matrix.columns.map(() => ':-:').join('|')}|`,
+    ...matrix.rules.map(
+      (rule) => `| \`${rule}\` | ${matrix.columns.map((c) => cellText(rule, c.key)).join(' | ')} |`,
+    ),
+    '',
+    `${(Object.keys(ICON) as Outcome[]).map((o) => `${ICON[o]} ${o}`).join(' · ')} · blank: not checked`,
+  ];
+}
+
+function failureEntry(r: CheckResult): string[] {
+  const heading = `#### ${ICON[outcomeOf(r)]} \`${r.checkId}\` · ${where(r)} · ${r.rules.map(mdText).join(', ')}`;
+  const lines = [
+    heading,
+    '',
+    mdText(r.title),
+    '',
+    mdCode(truncate(r.message ?? r.title, MESSAGE_LIMIT), 'text'),
+  ];
+  const curl = r.evidence[0]?.curl;
+  if (curl) lines.push('', 'Reproduce:', '', mdCode(truncate(curl, CURL_LIMIT), 'sh'));
+  if (r.evidence.length > 1) {
+    const more = r.evidence.length - 1;
+    lines.push('', `_${plural(more, 'more exchange')} in the JSON and HTML reports._`);
+  }
+  return lines;
+}
+
+function failuresBlock(results: CheckResult[]): string[] {
+  // Errors before warnings before errored checks: what most likely needs a fix comes first.
+  const rank: Partial<Record<Outcome, number>> = { failed: 0, warning: 1, errored: 2 };
+  const problems = results
+    .map((r, i) => ({ r, i }))
+    .filter(({ r }) => rank[outcomeOf(r)] !== undefined)
+    .sort((a, b) => rank[outcomeOf(a.r)]! - rank[outcomeOf(b.r)]! || a.i - b.i)
+    .map(({ r }) => r);
+  if (problems.length === 0) return [];
+  const shown = problems.slice(0, MARKDOWN_FAILURE_LIMIT);
+  const title =
+    shown.length < problems.length
+      ? `### Failures (first ${shown.length} of ${problems.length})`
+      : `### Failures (${problems.length})`;
+  const lines = [title];
+  for (const r of shown) lines.push('', ...failureEntry(r));
+  if (shown.length < problems.length) {
+    lines.push('', `_${problems.length - shown.length} more in the JSON, JUnit and HTML reports._`);
+  }
+  return lines;
+}
+
+function waivedBlock(results: CheckResult[]): string[] {
+  const waived = results.filter((r) => r.status === 'waived');
+  if (waived.length === 0) return [];
+  return [
+    `### Waived (${waived.length})`,
+    '',
+    ...waived.map(
+      (r) =>
+        `- \`${r.checkId}\` · ${where(r)} · ${r.rules.map(mdText).join(', ')}: ${mdText(r.waiver?.reason ?? 'no reason given')} (until ${mdText(r.waiver?.expires ?? '?')})`,
+    ),
+  ];
+}
+
+/** The summary as Markdown (GitHub-flavoured: tables, fenced code). */
+export function renderMarkdown(run: RunResult): string {
+  const blocks = [
+    [headline(run), '', ...totals(run)],
+    matrixTable(run.results),
+    failuresBlock(run.results),
+    waivedBlock(run.results),
+  ].filter((b) => b.length > 0);
+  return `${blocks.map((b) => b.join('\n')).join('\n\n')}\n`;
+}
+
+/** `summary.md`; with `--reporter markdown` the CLI also appends it to `$GITHUB_STEP_SUMMARY` when set. */
+export const markdownReporter: Reporter = {
+  name: 'markdown',
+  fileName: 'summary.md',
+  stepSummary: true,
+  render: (result) => renderMarkdown(result),
+};
