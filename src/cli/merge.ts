@@ -28,7 +28,8 @@ const PROBLEMS_SHOWN = 5;
  * - durationMs: the longest input — shards of a CI matrix run side by side, so the wall time of
  *   the whole audit is that of its slowest shard (the sum would be the machine time instead);
  * - startedAt: the earliest; cleanup: counts added, leftovers concatenated;
- * - interrupted: when any input was; `shard` is dropped (the result is the whole plan).
+ * - interrupted: when any input was; `shard` is dropped (the result is the whole plan);
+ * - notProbed: each path once.
  */
 export function mergeRuns(runs: RunResult[]): RunResult {
   if (runs.length === 0) throw new ConformanceError('E_ARGS', 'merge needs at least one report');
@@ -49,6 +50,10 @@ export function mergeRuns(runs: RunResult[]): RunResult {
   }
   const count = (s: Status) => results.filter((r) => r.status === s).length;
   const first = ordered[0];
+  // Every shard reads the same config, so each lists the same paths: keep each path once.
+  const notProbed = [
+    ...new Map(ordered.flatMap((r) => r.notProbed ?? []).map((n) => [n.path, n] as const)).values(),
+  ];
   return {
     tool: first.tool,
     target: first.target,
@@ -70,6 +75,7 @@ export function mergeRuns(runs: RunResult[]): RunResult {
       leftovers: ordered.flatMap((r) => r.cleanup.leftovers),
     },
     ...(ordered.some((r) => r.interrupted) ? { interrupted: true } : {}),
+    ...(notProbed.length > 0 ? { notProbed } : {}),
   };
 }
 

@@ -289,6 +289,21 @@ function filterBar(results: CheckResult[]): Html {
   );
 }
 
+function notProbedBlock(run: RunResult): Html | false {
+  const paths = run.notProbed ?? [];
+  if (paths.length === 0) return false;
+  return h(
+    'section',
+    { id: 'not-probed', 'aria-labelledby': 'not-probed-h' },
+    h('h2', { id: 'not-probed-h' }, `Not probed (${paths.length})`),
+    h(
+      'ul',
+      {},
+      paths.map((p) => h('li', {}, h('code', {}, shown(p.path)), `: ${shown(p.reason)}`)),
+    ),
+  );
+}
+
 function cleanupBlock(run: RunResult): Html | false {
   const leftovers = run.cleanup?.leftovers ?? [];
   if (leftovers.length === 0) return false;
@@ -348,6 +363,7 @@ export function renderHtml(run: RunResult): string {
       matrixBlock(run.results, ids),
       problemsBlock(run.results, ids),
       resultsTable(run.results, ids),
+      notProbedBlock(run),
       cleanupBlock(run),
       h('script', {}, trusted(SCRIPT)),
     ),

@@ -182,6 +182,13 @@ export function readJsonReport(text: string): { run?: RunResult; problems: strin
       },
       ...(doc.interrupted === true ? { interrupted: true } : {}),
       ...(shard ? { shard } : {}),
+      ...(Array.isArray(doc.notProbed)
+        ? {
+            notProbed: doc.notProbed
+              .filter(isObject)
+              .map((n) => ({ path: String(n.path ?? ''), reason: String(n.reason ?? '') })),
+          }
+        : {}),
     },
   };
 }

@@ -57,6 +57,11 @@ function totals(run: RunResult): string[] {
   const notes: string[] = [];
   if (run.shard) notes.push(`Shard ${run.shard.index} of ${run.shard.total}.`);
   if (run.interrupted) notes.push('⚠️ The run was interrupted: results are incomplete.');
+  const notProbed = run.notProbed ?? [];
+  if (notProbed.length > 0) {
+    notes.push(`${plural(notProbed.length, 'declared path')} not probed:`);
+    for (const n of notProbed) notes.push(`- ${mdText(n.path)}: ${mdText(firstLine(n.reason))}`);
+  }
   const leftovers = run.cleanup?.leftovers ?? [];
   if (leftovers.length > 0) {
     notes.push(`⚠️ Cleanup: ${plural(leftovers.length, 'resource')} the audit created could not be deleted:`);

@@ -63,6 +63,15 @@ describe('mergeRuns', () => {
     expect(merged.shard).toBeUndefined();
     expect(merged.interrupted).toBeUndefined();
     expect(mergeRuns([a, { ...b, interrupted: true }]).interrupted).toBe(true);
+    // Every shard lists the config's not-probed paths: the merged run lists each once.
+    const notProbed = [{ path: '/widgets/{id}/parts', reason: 'nested collection' }];
+    expect(
+      mergeRuns([
+        { ...a, notProbed },
+        { ...b, notProbed },
+      ]).notProbed,
+    ).toEqual(notProbed);
+    expect(merged.notProbed).toBeUndefined();
   });
 
   it('keeps a check × resource once, with its worst outcome', () => {

@@ -91,6 +91,12 @@ describe('html reporter', () => {
     expect(html).not.toContain('TAIL-MARKER');
   });
 
+  it('lists declared paths that were not probed', () => {
+    const out = renderHtml(fixtureRun({ notProbed: [{ path: '/widgets/{id}/<parts>', reason: 'nested' }] }));
+    expect(out).toContain('Not probed (1)</h2><ul><li><code>/widgets/{id}/&lt;parts&gt;</code>: nested</li>');
+    expect(html).not.toContain('Not probed');
+  });
+
   it('renders an empty run', () => {
     const empty = renderHtml(fixtureRun({ results: [] }));
     expect(empty).toContain('No check ran.');

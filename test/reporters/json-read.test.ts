@@ -8,7 +8,11 @@ const render = (run = fixtureRun()) => jsonReporter.render(run, { color: false }
 
 describe('readJsonReport', () => {
   it('reads back what the JSON reporter wrote, so writing it again gives the same file', () => {
-    for (const run of [fixtureRun(), fixtureRun({ interrupted: true, shard: { index: 2, total: 3 } })]) {
+    const notProbed = [{ path: '/widgets/{id}/parts', reason: 'nested collection' }];
+    for (const run of [
+      fixtureRun(),
+      fixtureRun({ interrupted: true, shard: { index: 2, total: 3 }, notProbed }),
+    ]) {
       const { run: back, problems } = readJsonReport(render(run));
       expect(problems).toEqual([]);
       expect(render(back!)).toBe(render(run));

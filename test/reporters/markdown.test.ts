@@ -23,6 +23,10 @@ describe('markdown reporter', () => {
       '| 2 | 3 | 3 | 1 | 1 | 10 | 812 | 1.8 s |',
     ]);
     expect(md).toContain('⚠️ Cleanup: 1 resource the audit created could not be deleted:');
+    const notProbed = fixtureRun({ notProbed: [{ path: '/widgets/{id}/parts', reason: 'nested' }] });
+    expect(markdownReporter.render(notProbed, { color: false })).toContain(
+      '1 declared path not probed:\n- /widgets/\\{id\\}/parts: nested',
+    );
     const clean = fixtureRun({
       results: results.filter((r) => r.status === 'passed'),
       summary: { total: 2, passed: 2, failed: 0, skipped: 0, errored: 0, waived: 0, requests: 3 },
