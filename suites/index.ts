@@ -16,10 +16,21 @@ import unknownVersion from './versioning/unknown-version.js';
 import webhookDelivery from './webhooks/webhook-delivery.js';
 import webhookSignature from './webhooks/webhook-signature.js';
 import matchesSchema from './schema/matches-schema.js';
+import statelessRequests from './general/stateless-requests.js';
+import missingCredentials401 from './auth/missing-credentials-401.js';
+import invalidCredentials401 from './auth/invalid-credentials-401.js';
+import forbidden403 from './auth/forbidden-403.js';
+import bearerChallenge from './auth/bearer-challenge.js';
 
 export const catalogue: Check[] = [
   // general
   jsonResponses,
+  statelessRequests,
+  // auth
+  missingCredentials401,
+  invalidCredentials401,
+  forbidden403,
+  bearerChallenge,
   // methods
   readCollectionAndItem,
   createAnswers201,

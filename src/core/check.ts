@@ -1,5 +1,5 @@
 // The check API: what a check declares and the context it runs with (model: ESLint rule meta + create).
-import type { AuditConfig, Evidence, Operation, ResourceConfig, Severity } from './types.js';
+import type { AuditConfig, Evidence, Operation, ResourceConfig, Secret, Severity } from './types.js';
 
 /** Which credential a request carries. A `{ authorization }` object sends that header value as-is. */
 export type AuthChoice = 'full' | 'limited' | 'none' | { authorization: string };
@@ -23,6 +23,19 @@ export interface SendOptions {
   timeoutMs?: number;
   /** 'fresh' opens a new connection for this request instead of the shared keep-alive pool. */
   connection?: 'shared' | 'fresh';
+}
+
+/** A sender bound to one keep-alive connection of its own (see `CheckContext.pinConnection`). */
+export interface PinnedConnection {
+  /** Sends over this connection only, one request at a time (`connection: 'fresh'` is ignored). */
+  send(options: SendOptions): Promise<Exchange>;
+  /**
+   * Sockets opened so far: 1 means every request went over the same connection; more means the
+   * server closed it in between (and so cannot have remembered it).
+   */
+  readonly connectionsOpened: number;
+  /** Closes the connection (the engine also closes it when the run ends). */
+  close(): Promise<void>;
 }
 
 /** The result of one HTTP exchange, as a check sees it. */
@@ -77,6 +90,13 @@ export interface CheckContext {
   signal: AbortSignal;
   /** Sends one request through the audit's client (time-outs, caps, 429 back-off, evidence). */
   send(options: SendOptions): Promise<Exchange>;
+  /** Opens a keep-alive connection of the check's own, for probes that need requests on one socket. */
+  pinConnection(): PinnedConnection;
+  /**
+   * Registers a value derived from a secret (e.g. the token with a character changed) so that no
+   * report shows it; give `shell` so curl lines can rebuild it (`${CONFORMANCE_TOKEN%?}x`).
+   */
+  addSecret(secret: Secret): void;
   /** Path of the resource's collection (relative to the base URL). */
   collectionPath(resource?: ResourceConfig): string;
   /** Path of one item of the resource. */

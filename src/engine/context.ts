@@ -1,7 +1,15 @@
 // The context a check runs with: sending through the shared client, creating test data, verdicts.
 import { randomUUID } from 'node:crypto';
-import type { ActiveCheck, CheckContext, Created, Exchange, Failure, SendOptions } from '../core/check.js';
-import type { AuditConfig, Operation, ResourceConfig } from '../core/types.js';
+import type {
+  ActiveCheck,
+  CheckContext,
+  Created,
+  Exchange,
+  Failure,
+  PinnedConnection,
+  SendOptions,
+} from '../core/check.js';
+import type { AuditConfig, Operation, ResourceConfig, Secret } from '../core/types.js';
 import { idOf, unwrapItem, unwrapList } from '../core/shapes.js';
 import type { HttpClient } from '../http/client.js';
 import type { Ledger } from './ledger.js';
@@ -41,12 +49,45 @@ export class TaskContext implements CheckContext {
   }
 
   async send(options: SendOptions): Promise<Exchange> {
+    this.guard(options);
+    return this.deps.client.send(options, this.resource?.name);
+  }
+
+  pinConnection(): PinnedConnection {
+    const pinned = this.deps.client.pin();
+    const resource = this.resource?.name;
+    return {
+      send: async (options) => {
+        this.guard(options);
+        return pinned.send(options, resource);
+      },
+      get connectionsOpened() {
+        return pinned.connectionsOpened;
+      },
+      close: () => pinned.close(),
+    };
+  }
+
+  addSecret(secret: Secret): void {
+    this.deps.client.redactor.add(secret);
+  }
+
+  /** Stops sending once interrupted; under --read-only, refuses writes that carry a working credential. */
+  private guard(options: SendOptions): void {
     if (this.signal.aborted) this.skip('not finished: the audit was interrupted');
     const method = options.method.toUpperCase();
-    if (this.readOnly && !SAFE_METHODS.has(method) && (options.auth ?? 'full') !== 'none') {
+    if (this.readOnly && !SAFE_METHODS.has(method) && this.carriesToken(options)) {
       this.skip(`--read-only: this check needs to send ${method} with credentials`);
     }
-    return this.deps.client.send(options, this.resource?.name);
+  }
+
+  /** Whether the Authorization sent holds a configured token (invalid credentials may write under --read-only). */
+  private carriesToken(options: SendOptions): boolean {
+    const header =
+      Object.entries(options.headers ?? {}).find(([k]) => k.toLowerCase() === 'authorization')?.[1] ??
+      this.deps.client.authorization(options.auth);
+    const tokens = [this.config.auth.token, this.config.auth.limitedToken].filter((t): t is string => !!t);
+    return header !== undefined && tokens.some((t) => header.includes(t));
   }
 
   collectionPath(resource?: ResourceConfig): string {

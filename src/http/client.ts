@@ -45,6 +45,8 @@ export class HttpClient {
   private pausedUntil = 0;
   private nextSlot = 0;
   private count = 0;
+  /** Connections opened by pin(), closed with the client. */
+  private readonly pins = new Set<Client>();
 
   constructor(options: HttpClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -97,7 +99,7 @@ export class HttpClient {
   }
 
   /** Sends a request; never throws for transport problems (they are in `exchange.error`). */
-  async send(options: SendOptions, resource?: string): Promise<Exchange> {
+  async send(options: SendOptions, resource?: string, via?: Dispatcher): Promise<Exchange> {
     const notes: string[] = [];
     let method = options.method.toUpperCase();
     let url = this.resolve(options.path);
@@ -115,7 +117,7 @@ export class HttpClient {
     let retries = 0;
     let hops = 0;
     for (;;) {
-      const raw = await this.once(method, url, headers, body, options);
+      const raw = await this.once(method, url, headers, body, options, via);
       if (raw.status === 429 && options.retryOn429 !== false && retries < this.opts.max429Retries) {
         const told = advertisedWait(raw.headers);
         const wait = Math.min(
@@ -170,8 +172,38 @@ export class HttpClient {
     }
   }
 
-  /** Closes every pooled connection. */
+  /**
+   * A connection of its own (undici Client, pipelining 1): every request sent through it travels
+   * over one keep-alive socket, one at a time, so a check can see whether the server remembers a
+   * connection. `connectionsOpened` tells whether the server closed the socket in between.
+   */
+  pin(): PinnedClient {
+    const client = new Client(this.origin, {
+      pipelining: 1,
+      keepAliveTimeout: 4000,
+      headersTimeout: this.opts.timeoutMs,
+      bodyTimeout: this.opts.timeoutMs,
+      connect: { timeout: this.opts.timeoutMs },
+    });
+    let opened = 0;
+    client.on('connect', () => opened++);
+    this.pins.add(client);
+    return {
+      send: (options, resource) => this.send(options, resource, client),
+      get connectionsOpened() {
+        return opened;
+      },
+      close: async () => {
+        this.pins.delete(client);
+        await client.close().catch(() => undefined);
+      },
+    };
+  }
+
+  /** Closes every pooled and pinned connection. */
   async close(): Promise<void> {
+    await Promise.all([...this.pins].map((c) => c.destroy().catch(() => undefined)));
+    this.pins.clear();
     await this.agent.close().catch(() => undefined);
   }
 
@@ -197,6 +229,7 @@ export class HttpClient {
     headers: Record<string, string>,
     body: string | Buffer | undefined,
     options: SendOptions,
+    via?: Dispatcher,
   ): Promise<RawExchange> {
     const raw: RawExchange = {
       method,
@@ -217,9 +250,9 @@ export class HttpClient {
     const timeoutMs = options.timeoutMs ?? this.opts.timeoutMs;
     const deadline = AbortSignal.timeout(timeoutMs);
     const signal = this.opts.signal ? AbortSignal.any([deadline, this.opts.signal]) : deadline;
-    let dispatcher: Dispatcher = this.agent;
+    let dispatcher: Dispatcher = via ?? this.agent;
     let fresh: Client | undefined;
-    if (options.connection === 'fresh') {
+    if (options.connection === 'fresh' && !via) {
       fresh = new Client(new URL(url).origin, { connect: { timeout: timeoutMs } });
       dispatcher = fresh;
     }
@@ -267,6 +300,14 @@ export class HttpClient {
     this.opts.onExchange?.(exchange);
     return exchange;
   }
+}
+
+/** A sender bound to one connection (see HttpClient.pin). */
+export interface PinnedClient {
+  send(options: SendOptions, resource?: string): Promise<Exchange>;
+  /** Sockets opened so far: 1 means every request went over the same connection. */
+  readonly connectionsOpened: number;
+  close(): Promise<void>;
 }
 
 interface RawExchange {

@@ -1,0 +1,41 @@
+// AUTH-INVALID: each kind of invalid credential answers 401 on every declared operation.
+import { defineCheck } from '../../src/core/check.js';
+import { invalidCredentials } from './support/credentials.js';
+import { runMatrix } from './support/matrix.js';
+import { fullMatrix } from './support/probes.js';
+import { authenticationHint, reportMatrix } from './support/report.js';
+
+export default defineCheck({
+  kind: 'active',
+  id: 'invalid-credentials-401',
+  rules: ['AUTH-INVALID'],
+  suite: 'auth',
+  title: 'A request with an invalid credential answers 401',
+  severity: 'error',
+  scope: 'resource',
+  // Runs in part under --read-only: unknown ids and the collection, with requests no server can act on.
+  mutates: false,
+  description: {
+    sends:
+      'Every declared operation (collection, an item the audit created, an id never issued; valid payload and malformed JSON) with each invalid credential: a garbage Bearer token, an expired-looking JWT, an empty Bearer, the token under the Basic and Token schemes, HTTP Basic with the token as user name, and the token with its last character changed. Writes that could act go one at a time, the state read with the full token around them.',
+    passes:
+      'Every request answers 401. Credentials derived from the token never appear in reports; curl lines rebuild them from its variable.',
+    why: 'A server that accepts a wrong scheme, a stale JWT or a token that merely resembles the real one can be entered without the secret.',
+  },
+  async run(ctx) {
+    const r = ctx.resource!;
+    const result = await runMatrix(ctx, r, {
+      credentials: invalidCredentials(ctx.config, (secret) => ctx.addSecret(secret)),
+      probes: fullMatrix(r),
+      expected: 401,
+      verifyRefused: false,
+    });
+    if (result.outcomes.length === 0) return ctx.skip(`${r.name} declares no operation to probe`);
+    reportMatrix(ctx, result, {
+      expected: 401,
+      critical: true,
+      hint: authenticationHint,
+      subject: 'with an invalid credential',
+    });
+  },
+});

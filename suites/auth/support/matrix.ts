@@ -1,0 +1,137 @@
+// Runs the auth matrix: harmless probes in small concurrent batches, writes one at a time with the state read around them.
+import type { CheckContext, Exchange } from '../../../src/core/check.js';
+import type { ResourceConfig } from '../../../src/core/types.js';
+import { is2xx } from '../../../src/core/verdicts.js';
+import type { Credential } from './credentials.js';
+import { allowedReadOnly, mayAct, requestOf, type Probe } from './probes.js';
+import { changesBetween, pathOf, readCreated, readState, stateEvidence } from './state.js';
+
+/** One request of the matrix and what came of it. */
+export interface Outcome {
+  probe: Probe;
+  credential: Credential;
+  exchange: Exchange;
+  /** Proof that the request acted: what changed, and the reads (full token) that show it. */
+  acted?: { changes: string[]; evidence: Exchange[] };
+}
+
+export interface MatrixResult {
+  outcomes: Outcome[];
+  /** A change found at the end that no unrefused answer explains (a refusal that still acted). */
+  unexplained?: { changes: string[]; evidence: Exchange[] };
+  /** Requests left out under --read-only. */
+  leftOut: number;
+}
+
+export interface MatrixOptions {
+  credentials: Credential[];
+  probes: Probe[];
+  /** The status that refuses correctly (401, or 403 for the limited token). */
+  expected: number;
+  /**
+   * Read the state back after every write, even a correctly refused one (AUTH-FORBIDDEN: a 403
+   * that still acted). Otherwise only after an answer that is not the expected refusal, plus
+   * once at the end.
+   */
+  verifyRefused: boolean;
+}
+
+/** Requests in flight at once for the harmless probes (the client pools connections). */
+const BATCH = 6;
+
+/** Writes run in this order per credential, DELETE last so the item is there for the others. */
+const WRITE_ORDER = ['POST', 'PUT', 'PATCH', 'DELETE'];
+
+/** Sends every probe with every credential (as --read-only allows) and proves which writes acted. */
+export async function runMatrix(
+  ctx: CheckContext,
+  r: ResourceConfig,
+  options: MatrixOptions,
+): Promise<MatrixResult> {
+  const all = options.credentials.flatMap((credential) =>
+    options.probes.map((probe) => ({ probe, credential })),
+  );
+  const pairs = ctx.readOnly ? all.filter((p) => allowedReadOnly(p.probe, p.credential.carriesToken)) : all;
+  const result: MatrixResult = { outcomes: [], leftOut: all.length - pairs.length };
+  if (pairs.length === 0) return result;
+  const paths: { known?: string; unknown?: string } = {};
+  if (pairs.some((p) => p.probe.target === 'unknown')) paths.unknown = ctx.itemPath(await ctx.unknownId());
+  const send = (pair: Pair): Promise<Exchange> =>
+    ctx.send({ ...requestOf(pair.probe, r, paths), auth: pair.credential.auth });
+
+  // 1. Probes that cannot change data the audit watches: reads, and writes to an id never issued.
+  const early = pairs.filter((p) => !mayAct(p.probe) && p.probe.target !== 'known');
+  result.outcomes.push(
+    ...(await inBatches(early, async (pair) => {
+      const outcome: Outcome = { ...pair, exchange: await send(pair) };
+      const { method } = pair.probe;
+      if (is2xx(outcome.exchange) && paths.unknown && (method === 'PUT' || method === 'PATCH')) {
+        // Accepted on an id never issued: did it create the item (an upsert)? Then cleanup must remove it.
+        const read = await ctx.send({ method: 'GET', path: paths.unknown });
+        if (is2xx(read)) {
+          ctx.track(paths.unknown, r.name);
+          outcome.acted = {
+            changes: [`it created ${pathOf(read)} (readable with the full token)`],
+            evidence: [read],
+          };
+        }
+      }
+      return outcome;
+    })),
+  );
+
+  // 2. An item of the audit's own for the known-id probes (ctx.create skips the check if it cannot).
+  if (pairs.some((p) => p.probe.target === 'known')) paths.known = (await ctx.create()).path;
+  const reads = pairs.filter((p) => p.probe.target === 'known' && !mayAct(p.probe));
+  result.outcomes.push(
+    ...(await inBatches(reads, async (pair) => ({ ...pair, exchange: await send(pair) }))),
+  );
+
+  // 3. Writes that could act, one at a time, the state read before and after.
+  const writes = options.credentials.flatMap((credential) =>
+    pairs
+      .filter((p) => p.credential === credential && mayAct(p.probe))
+      .sort((a, b) => WRITE_ORDER.indexOf(a.probe.method) - WRITE_ORDER.indexOf(b.probe.method)),
+  );
+  if (writes.length === 0) return result;
+  let baseline = await readState(ctx, r, paths.known);
+  for (const [i, pair] of writes.entries()) {
+    const outcome: Outcome = { ...pair, exchange: await send(pair) };
+    result.outcomes.push(outcome);
+    if (outcome.exchange.status === options.expected && !options.verifyRefused) continue;
+    const after = await readState(ctx, r, paths.known);
+    const changes = changesBetween(r, baseline, after);
+    let evidence = stateEvidence(baseline, after);
+    if (pair.probe.method === 'POST' && is2xx(outcome.exchange)) {
+      const created = await readCreated(ctx, r, outcome.exchange);
+      if (created) {
+        changes.unshift(`it created ${pathOf(created)} (readable with the full token)`);
+        evidence = [created];
+      }
+    }
+    if (changes.length > 0) outcome.acted = { changes, evidence };
+    baseline = after;
+    // The known item is gone: the remaining known-id probes need another one.
+    const more = writes.slice(i + 1).some((p) => p.probe.target === 'known');
+    if (more && paths.known && after.item && after.item.status !== 200) {
+      paths.known = (await ctx.create()).path;
+      baseline = await readState(ctx, r, paths.known);
+    }
+  }
+  if (!options.verifyRefused) {
+    const final = await readState(ctx, r, paths.known);
+    const changes = changesBetween(r, baseline, final);
+    if (changes.length > 0) result.unexplained = { changes, evidence: stateEvidence(baseline, final) };
+  }
+  return result;
+}
+
+type Pair = { probe: Probe; credential: Credential };
+
+/** Runs `fn` over the items, at most BATCH at a time, keeping their order. */
+async function inBatches<T, R>(items: T[], fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = [];
+  for (let i = 0; i < items.length; i += BATCH)
+    out.push(...(await Promise.all(items.slice(i, i + BATCH).map(fn))));
+  return out;
+}

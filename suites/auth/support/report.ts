@@ -1,0 +1,121 @@
+// Turns the auth matrix's outcomes into failures: proven actions first, then accepted requests, then wrong refusals.
+import type { CheckContext } from '../../../src/core/check.js';
+import { is2xx, requestLine, statusText } from '../../../src/core/verdicts.js';
+import type { MatrixResult, Outcome } from './matrix.js';
+
+export interface ReportOptions {
+  /** The status that refuses correctly. */
+  expected: number;
+  /** Prefix accepted requests with "CRITICAL:" (a request without valid credentials was served). */
+  critical: boolean;
+  /** Why a wrong refusal is wrong, e.g. " (authentication is judged before existence)". */
+  hint(outcome: Outcome): string;
+  /** Which requests, for the message about an unexplained change: "without credentials"... */
+  subject: string;
+}
+
+/** Requests named in one grouped message before "and N more". */
+const LISTED = 4;
+
+/** Records the failures a matrix run shows; returns nothing when every request was refused as expected. */
+export function reportMatrix(ctx: CheckContext, result: MatrixResult, options: ReportOptions): void {
+  const { expected } = options;
+  const prefix = options.critical ? 'CRITICAL: ' : '';
+  const wrong = result.outcomes.filter((o) => o.exchange.status !== expected);
+
+  // Proven effects first: they are the worst case, and evidence is capped per result. Taken in
+  // turn from each credential, so the first evidence shows every credential that got through.
+  for (const o of roundRobin(
+    result.outcomes.filter((o) => o.acted),
+    (o) => o.credential.phrase,
+  )) {
+    const x = o.exchange;
+    const verdict =
+      x.status === expected
+        ? `answered ${expected} but still acted`
+        : `answered ${statusText(x)}, and it acted`;
+    ctx.fail({
+      message: `${is2xx(x) ? prefix : ''}${label(o)} ${o.credential.phrase} ${verdict}: ${o.acted!.changes.join('; ')}`,
+      evidence: [x, ...o.acted!.evidence],
+    });
+  }
+
+  // Accepted without a visible effect (reads served, writes answered 2xx): one message per credential.
+  const accepted = wrong.filter((o) => is2xx(o.exchange) && !o.acted);
+  for (const [phrase, group] of groupBy(accepted, (o) => o.credential.phrase)) {
+    ctx.fail({
+      message: `${prefix}${count(group.length)} ${phrase} ${group.length === 1 ? 'was' : 'were'} accepted, expected ${expected}: ${list(group, true)}`,
+      evidence: group.slice(0, 2).map((o) => o.exchange),
+    });
+  }
+
+  // Wrong refusals, grouped by credential, status and reason.
+  const refusals = wrong.filter((o) => !is2xx(o.exchange) && !o.acted);
+  for (const [, group] of groupBy(
+    refusals,
+    (o) => `${o.credential.phrase}|${statusText(o.exchange)}|${options.hint(o)}`,
+  )) {
+    const first = group[0];
+    ctx.fail({
+      message: `${count(group.length)} ${first.credential.phrase} answered ${statusText(first.exchange)} instead of ${expected}${options.hint(first)}: ${list(group, false)}`,
+      evidence: group.slice(0, 2).map((o) => o.exchange),
+    });
+  }
+
+  if (result.unexplained) {
+    ctx.fail({
+      message: `the state changed although every request ${options.subject} was refused with ${expected}: ${result.unexplained.changes.join('; ')}`,
+      evidence: result.unexplained.evidence,
+    });
+  }
+}
+
+/** "PUT /v1/widgets/9 [unknown id, malformed JSON]" */
+function label(o: Outcome): string {
+  const notes = [
+    ...(o.probe.target === 'unknown' ? ['unknown id'] : []),
+    ...(o.probe.body === 'malformed' ? ['malformed JSON'] : []),
+  ];
+  return `${requestLine(o.exchange)}${notes.length > 0 ? ` [${notes.join(', ')}]` : ''}`;
+}
+
+function list(group: Outcome[], withStatus: boolean): string {
+  const shown = group
+    .slice(0, LISTED)
+    .map((o) => (withStatus ? `${label(o)} → ${statusText(o.exchange)}` : label(o)));
+  if (group.length > LISTED) shown.push(`and ${group.length - LISTED} more`);
+  return shown.join(', ');
+}
+
+function count(n: number): string {
+  return n === 1 ? '1 request' : `${n} requests`;
+}
+
+/** The items of each group in turn: the first of every group, then the second... */
+function roundRobin<T>(items: T[], key: (item: T) => string): T[] {
+  const groups = [...groupBy(items, key).values()];
+  const out: T[] = [];
+  for (let i = 0; out.length < items.length; i++) for (const g of groups) if (i < g.length) out.push(g[i]);
+  return out;
+}
+
+function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const group = out.get(k);
+    if (group) group.push(item);
+    else out.set(k, [item]);
+  }
+  return out;
+}
+
+/** Why a wrong answer to a request without valid credentials is wrong (AUTH-MISSING, AUTH-INVALID). */
+export function authenticationHint(o: Outcome): string {
+  const status = o.exchange.status;
+  if (status === 403) return ' (403 says "known, but not allowed"; a missing or invalid credential is 401)';
+  if (status === 404 && o.probe.target === 'unknown') return ' (authentication is judged before existence)';
+  if ((status === 400 || status === 422) && o.probe.body === 'malformed')
+    return ' (authentication is judged before validation)';
+  return '';
+}

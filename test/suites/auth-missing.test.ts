@@ -1,0 +1,130 @@
+// CheckTester cases for AUTH-MISSING, plus what a broken server's audit must leave behind (nothing) and send (nothing risky).
+import { describe, expect, it } from '@jest/globals';
+import type { Middleware } from '../../src/example-api/index.js';
+import { auditFixture, CheckTester } from '../../src/testing/check-tester.js';
+import missingCredentials401 from '../../suites/auth/missing-credentials-401.js';
+import { VALID_VARIANTS } from './valid-variants.js';
+import { actAsFull, answer, FULL, isItem, isJson, isWrite, noAuth } from './auth-fixtures.js';
+
+/** Judges existence before authentication: an unknown item answers 404 even without credentials. */
+const existenceFirst: Middleware = async (req, res) => {
+  if (!noAuth(req) || !isItem(req)) return false;
+  const probe = await fetch(`http://${req.headers.host}${req.url}`, {
+    headers: { authorization: `Bearer ${FULL}` },
+  });
+  await probe.arrayBuffer();
+  if (probe.status !== 404) return false;
+  res.writeHead(404, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ error: 'not found' }));
+  return true;
+};
+
+new CheckTester().run(missingCredentials401, {
+  valid: [
+    ...VALID_VARIANTS,
+    {
+      name: '401 with a bare JSON string as body',
+      api: {
+        middleware: (req, res) => {
+          if (!noAuth(req)) return false;
+          res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer' });
+          res.end('"unauthorized"');
+          return true;
+        },
+      },
+    },
+  ],
+  invalid: [
+    {
+      name: '403 instead of 401',
+      api: { middleware: answer(403, noAuth) },
+      message: 'answered 403 instead of 401',
+    },
+    {
+      name: '404 for an unknown id without credentials (existence judged first)',
+      api: { middleware: existenceFirst },
+      message:
+        /requests without credentials answered 404 instead of 401 \(authentication is judged before existence\): GET \/v1\/\w+\/\S+ \[unknown id\]/,
+    },
+    {
+      name: '400 for malformed JSON without credentials (validation judged first)',
+      api: {
+        middleware: answer(
+          400,
+          (req, body) => noAuth(req) && isWrite(req) && body.length > 0 && !isJson(body),
+        ),
+      },
+      message: 'answered 400 instead of 401 (authentication is judged before validation)',
+    },
+    {
+      name: 'everything served without credentials',
+      api: { middleware: actAsFull(noAuth) },
+      message:
+        /^\d+ problems: \(1\) CRITICAL: POST \/v1\/\w+ without credentials answered 201, and it acted: it created/,
+    },
+    {
+      name: 'DELETE acts without credentials',
+      api: { middleware: actAsFull((req) => noAuth(req) && req.method === 'DELETE') },
+      message:
+        /CRITICAL: DELETE \/v1\/widgets\/\d+ without credentials answered 204, and it acted: the item is gone/,
+    },
+    {
+      name: 'reads served without credentials',
+      api: { middleware: actAsFull((req) => noAuth(req) && req.method === 'GET') },
+      message:
+        /CRITICAL: \d+ requests without credentials were accepted, expected 401: GET \/v1\/widgets → 200/,
+    },
+  ],
+});
+
+describe('missing-credentials-401 on a server that acts without credentials', () => {
+  it('names every effect, cleans up what the requests created and never touches pre-existing records', async () => {
+    const { result, before, after } = await auditFixture([missingCredentials401], {
+      api: { middleware: actAsFull(noAuth) },
+    });
+    const widgets = result.results.find((r) => r.resource === 'widgets')!;
+    expect(widgets.status).toBe('failed');
+    expect(widgets.message).toContain('it created /v1/widgets/');
+    expect(widgets.message).toMatch(
+      /PUT \/v1\/widgets\/\d+ without credentials answered 200, and it acted: the item changed: \/name: "bolt" → "nut"/,
+    );
+    expect(widgets.message).toContain('the item is gone');
+    // The proof of an effect is in the evidence: the state read with the full token.
+    expect(
+      widgets.evidence.some(
+        (e) => e.request.method === 'GET' && e.request.headers.authorization === 'Bearer [redacted]',
+      ),
+    ).toBe(true);
+    expect(result.cleanup.leftovers).toEqual([]);
+    expect(JSON.stringify(after)).toBe(JSON.stringify(before));
+  });
+
+  it('under --read-only sends only reads, malformed bodies and DELETEs of unknown ids, and changes nothing', async () => {
+    const seen: Array<{ method: string; url: string; auth: boolean; json: boolean; body: string }> = [];
+    const record: Middleware = (req, _res, body) => {
+      seen.push({
+        method: req.method ?? '',
+        url: req.url ?? '',
+        auth: !noAuth(req),
+        json: body.length > 0 && isJson(body),
+        body: body.toString('utf8'),
+      });
+      return false;
+    };
+    const { result, before, after } = await auditFixture([missingCredentials401], {
+      api: {
+        middleware: async (req, res, body) =>
+          (await record(req, res, body)) || actAsFull(noAuth)(req, res, body),
+      },
+      run: { readOnly: true },
+    });
+    const unauthenticated = seen.filter((s) => !s.auth);
+    expect(unauthenticated.length).toBeGreaterThan(5);
+    expect(unauthenticated.filter((s) => s.json)).toEqual([]);
+    expect(seen.filter((s) => s.method !== 'GET' && s.auth)).toEqual([]);
+    // Reads are served by this server: the check still fails, on the reads alone.
+    expect(result.results.every((r) => r.status === 'failed')).toBe(true);
+    expect(result.cleanup.created).toBe(0);
+    expect(JSON.stringify(after)).toBe(JSON.stringify(before));
+  });
+});
