@@ -185,7 +185,7 @@ export function probesFor(payload: unknown, invalid: unknown[]): Probe[] {
       const wrong = wrongType(value);
       if (wrong === undefined) continue;
       const body = { ...payload, [field]: wrong };
-      probes.push({ label: `"${field}": ${short(wrong, 30)}`, body: JSON.stringify(body), value: body });
+      probes.push({ label: `"${field}": ${JSON.stringify(wrong)}`, body: JSON.stringify(body), value: body });
     }
     const extra = { ...payload, [UNKNOWN_FIELD]: 'x' };
     probes.push({

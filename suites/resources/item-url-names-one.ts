@@ -79,7 +79,7 @@ export default defineCheck({
       else judged++;
       if (listed.missing.length > 0) {
         ctx.fail({
-          message: `the created item${listed.missing.length > 1 ? 's' : ''} with ${r.idField} ${listed.missing.join(', ')} ${listed.missing.length > 1 ? 'are' : 'is'} missing from the collection (${answered(listed.exchanges[0])}, a complete list with no paging)`,
+          message: `the created item${listed.missing.length > 1 ? 's' : ''} with ${r.idField} ${listed.missing.join(', ')} ${listed.missing.length > 1 ? 'are' : 'is'} missing from the collection (${listed.how})`,
           evidence: [...items.flatMap((i) => (i.exchange ? [i.exchange] : [])), ...listed.exchanges],
         });
       }
@@ -96,6 +96,8 @@ function sameId(a: string, b: string): boolean {
 interface Listed {
   /** Ids proven absent from a complete collection. */
   missing: string[];
+  /** How absence was proven (for the message). */
+  how?: string;
   /** Why absence could not be proven (a paged collection, no list in the answer...). */
   inconclusive?: string;
   exchanges: Exchange[];
@@ -118,14 +120,29 @@ async function findListed(ctx: CheckContext, ids: string[]): Promise<Listed> {
   if (missing.length === 0) return { missing, exchanges: [first] };
 
   const paged = pagingHint(first);
+  // A first page that looks complete is the whole collection: absence from it is proven.
+  if (!paged) return { missing, how: `${answered(first)} with a complete list`, exchanges: [first] };
   let page = first;
-  for (let i = 0; i < MAX_PAGES && missing.length > 0; i++) {
+  let exhausted = false;
+  for (let followed = 0; followed < MAX_PAGES && missing.length > 0; followed++) {
     const next = nextPage(page);
-    if (next === undefined) break;
+    if (next === undefined) {
+      // The service says there is no further page: every page has been read.
+      exhausted = followed > 0;
+      break;
+    }
     page = await ctx.send({ method: 'GET', path: next });
-    if (page.status !== 200) break;
-    for (const id of listIds(page.json, r.idField, r.name) ?? []) found.add(id);
+    const ids = page.status === 200 ? listIds(page.json, r.idField, r.name) : undefined;
+    if (ids === undefined) break;
+    if (ids.length === 0) {
+      exhausted = true;
+      break;
+    }
+    for (const id of ids) found.add(id);
     missing = missing.filter((id) => !found.has(id));
+  }
+  if (exhausted) {
+    return { missing, how: `read every page to the last, ${requestLine(page)}`, exchanges: [first, page] };
   }
   for (const id of [...missing]) {
     const filtered = await ctx.send({
@@ -137,14 +154,11 @@ async function findListed(ctx: CheckContext, ids: string[]): Promise<Listed> {
     }
   }
   if (missing.length === 0) return { missing, exchanges: [first] };
-  if (paged) {
-    return {
-      missing: [],
-      inconclusive: `the collection is paged (${paged}) and the created items were not found within ${MAX_PAGES} pages or by filtering on ${r.idField}`,
-      exchanges: [first],
-    };
-  }
-  return { missing, exchanges: [first] };
+  return {
+    missing: [],
+    inconclusive: `the collection is paged (${paged}) and the created items were not found within ${MAX_PAGES} pages or by filtering on ${r.idField}`,
+    exchanges: [first],
+  };
 }
 
 /** Why the list answer looks like one page of several, or undefined when it looks complete. */
@@ -192,12 +206,9 @@ function flatFields(body: Record<string, unknown>): Array<[string, unknown]> {
 function nextPage(x: Exchange): string | undefined {
   const link = /<([^>]+)>\s*;\s*rel="?next"?/i.exec(x.headers.link ?? '')?.[1];
   const body = isObject(x.json) ? flatFields(x.json) : [];
-  const nextUrl =
-    link ??
-    body
-      .map(([k, v]) => (/^next(page|url|link)?$/i.test(k) ? (isObject(v) ? v.href : v) : undefined))
-      .find((v): v is string => typeof v === 'string' && v !== '');
-  if (nextUrl !== undefined) {
+  const nextField = body.find(([k]) => /^next(page|url|link)?$/i.test(k));
+  const nextUrl = link ?? (isObject(nextField?.[1]) ? nextField[1].href : nextField?.[1]);
+  if (typeof nextUrl === 'string' && nextUrl !== '') {
     try {
       const target = new URL(nextUrl, x.url);
       // Only pages of the same origin: credentials never travel elsewhere.
@@ -206,6 +217,8 @@ function nextPage(x: Exchange): string | undefined {
       return undefined;
     }
   }
+  // A "next" member that is empty says this is the last page.
+  if (nextField !== undefined) return undefined;
   const page = body.find(([k]) => k === 'page')?.[1];
   if (typeof page === 'number' && Number.isInteger(page)) {
     const current = new URL(x.url);

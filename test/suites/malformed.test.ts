@@ -1,0 +1,217 @@
+// CheckTester cases for ERR-MALFORMED: malformed bodies get 400 and change nothing; accidental creations are cleaned up.
+import type { ServerResponse } from 'node:http';
+import { describe, expect, it } from '@jest/globals';
+import { auditFixture, CheckTester, type FixtureCase } from '../../src/testing/check-tester.js';
+import type { Middleware } from '../../src/example-api/index.js';
+import type { AuditConfig } from '../../src/core/types.js';
+import malformed400 from '../../suites/errors/malformed-400.js';
+import { probesFor } from '../../suites/errors/malformed-400.js';
+import { VALID_VARIANTS } from './valid-variants.js';
+import { isInner, jsonOf, pathOf, replay, selfRequest, sendJson } from './self-requests.js';
+
+const tester = new CheckTester();
+const WIDGET = /^\/v1\/widgets\/\d+$/;
+
+/** Lets the API answer, but with `to` wherever it would have answered `from` (for the given methods). */
+function rewriteStatus(from: number, to: number, methods = ['POST', 'PUT', 'PATCH']): Middleware {
+  return (req, res) => {
+    if (!methods.includes(req.method ?? '')) return false;
+    const writeHead = res.writeHead.bind(res) as (status: number, ...rest: unknown[]) => ServerResponse;
+    (res as unknown as { writeHead: typeof writeHead }).writeHead = (status, ...rest) =>
+      writeHead(status === from ? to : status, ...rest);
+    return false;
+  };
+}
+
+/** A refusal in the example API's error shape. */
+function refuse(res: ServerResponse, status: number): void {
+  sendJson(res, status, { error: { code: 'invalid_body', message: 'refused' } });
+}
+
+/** The widgets resource with an extra declared invalid payload (the service refuses duplicate names). */
+function withDuplicateInvalid(c: AuditConfig): AuditConfig {
+  return {
+    ...c,
+    resources: c.resources.map((r) =>
+      r.name === 'widgets' ? { ...r, invalid: [...r.invalid, { name: 'duplicate', price: 3 }] } : r,
+    ),
+  };
+}
+
+/** POST /v1/widgets with the duplicate name: created anyway, then answered 400. */
+const refusedButCreated: Middleware = async (req, res, body) => {
+  if (isInner(req) || req.method !== 'POST' || pathOf(req) !== '/v1/widgets') return false;
+  const sent = jsonOf(body) as { name?: unknown } | undefined;
+  if (sent?.name !== 'duplicate') return false;
+  await selfRequest(req, 'POST', '/v1/widgets', sent);
+  refuse(res, 400);
+  return true;
+};
+
+/** POST /v1/widgets with unparseable JSON: stored as a junk item, answered 201 with it. */
+const acceptsUnparseable: Middleware = async (req, res, body) => {
+  if (isInner(req) || req.method !== 'POST' || pathOf(req) !== '/v1/widgets') return false;
+  if (body.length === 0 || jsonOf(body) !== undefined) return false;
+  replay(res, await selfRequest(req, 'POST', '/v1/widgets', { name: 'junk', price: 0 }));
+  return true;
+};
+
+const invalid: FixtureCase[] = [
+  {
+    name: 'unparseable JSON is accepted and stored (201)',
+    resource: 'widgets',
+    api: { middleware: acceptsUnparseable },
+    message:
+      /POST \/v1\/widgets answered 201 to unparseable JSON \(201\); expected 400: the worst answer, the service accepted and stored malformed input/,
+  },
+  {
+    name: 'an empty body makes the server fail (500)',
+    resource: 'widgets',
+    api: {
+      middleware: (req, res, body) => {
+        if (req.method === 'GET' || body.length > 0) return false;
+        refuse(res, 500);
+        return true;
+      },
+    },
+    message:
+      /answered 500 to an empty body \(500\); expected 400: the worst answer, client input made the server fail/,
+  },
+  {
+    name: 'malformed bodies are answered 422 instead of 400',
+    api: { middleware: rewriteStatus(400, 422) },
+    message:
+      /POST \/v1\/(widgets|orders) answered 422 to unparseable JSON \(422\), an empty body \(422\).*; 400 is expected; 422 is a common alternative \(warning\)/,
+    severity: 'warning',
+  },
+  {
+    name: 'malformed PATCH bodies are answered 409',
+    api: { middleware: rewriteStatus(400, 409, ['PATCH']) },
+    message: /PATCH \/v1\/(widgets|orders)\/[^ ]+ answered 409 to unparseable JSON \(409\).*; expected 400$/,
+  },
+  {
+    name: 'wrong field types in a PATCH are accepted (200) and stored',
+    resource: 'widgets',
+    api: {
+      middleware: async (req, res, body) => {
+        if (isInner(req) || req.method !== 'PATCH' || !WIDGET.test(pathOf(req))) return false;
+        if (typeof (jsonOf(body) as { price?: unknown } | undefined)?.price !== 'string') return false;
+        replay(res, await selfRequest(req, 'PATCH', pathOf(req), { price: 0 }));
+        return true;
+      },
+    },
+    message:
+      /PATCH \/v1\/widgets\/\d+ answered 200 to "price": "not a number" \(200\); expected 400: the worst answer/,
+  },
+  {
+    name: 'an unknown extra field makes the server fail',
+    api: {
+      middleware: (req, res, body) => {
+        if (!body.toString().includes('conformanceUnknownField')) return false;
+        refuse(res, 500);
+        return true;
+      },
+    },
+    message: 'answered 500 to an unknown field "conformanceUnknownField" (500)',
+  },
+  {
+    name: 'a POST answered 400 still creates the item',
+    resource: 'widgets',
+    api: { middleware: refusedButCreated },
+    config: withDuplicateInvalid,
+    message:
+      /POST \/v1\/widgets with invalid payload 7 .* answered 400 but changed the collection: id \d+ appeared;/,
+  },
+  {
+    name: 'a POST answered 400 creates an item that does not carry the values sent',
+    resource: 'widgets',
+    api: {
+      middleware: async (req, res, body) => {
+        if (isInner(req) || req.method !== 'POST' || pathOf(req) !== '/v1/widgets' || body.length > 0)
+          return false;
+        await selfRequest(req, 'POST', '/v1/widgets', { name: 'ghost', price: 1 });
+        refuse(res, 400);
+        return true;
+      },
+    },
+    message:
+      /with an empty body answered 400 but changed the collection: id (\d+) appeared \(id \1 carries no value the audit sent, so it was not deleted: check it by hand\)/,
+  },
+  {
+    name: 'a PATCH answered 400 still changes the item',
+    resource: 'widgets',
+    api: {
+      middleware: async (req, res, body) => {
+        if (isInner(req) || req.method !== 'PATCH' || !WIDGET.test(pathOf(req))) return false;
+        if (typeof (jsonOf(body) as { price?: unknown } | undefined)?.price !== 'string') return false;
+        await selfRequest(req, 'PATCH', pathOf(req), { price: 99 });
+        refuse(res, 400);
+        return true;
+      },
+    },
+    message:
+      /PATCH \/v1\/widgets\/\d+ with "price": "not a number" answered 400 but changed the item: \/price: \d+ → 99/,
+  },
+];
+
+tester.run(malformed400, {
+  valid: [
+    ...VALID_VARIANTS,
+    {
+      name: 'unknown fields refused with 422 (any 4xx or 2xx passes for them)',
+      api: {
+        middleware: (req, res, body) => {
+          if (!body.toString().includes('conformanceUnknownField')) return false;
+          refuse(res, 422);
+          return true;
+        },
+      },
+    },
+  ],
+  invalid,
+});
+
+describe('malformed-400 cleanup and probes', () => {
+  it('deletes an item a malformed POST created and the answer named', async () => {
+    const { result, before, after } = await auditFixture([malformed400], {
+      api: { middleware: acceptsUnparseable },
+    });
+    expect(result.results.find((r) => r.resource === 'widgets')?.status).toBe('failed');
+    expect(result.cleanup.leftovers).toEqual([]);
+    expect(JSON.stringify(after)).toBe(JSON.stringify(before));
+  });
+
+  it('deletes an item a refused POST created when it carries the values sent', async () => {
+    const { result, before, after } = await auditFixture([malformed400], {
+      api: { middleware: refusedButCreated },
+      config: withDuplicateInvalid,
+    });
+    expect(result.results.find((r) => r.resource === 'widgets')?.status).toBe('failed');
+    expect(result.cleanup.leftovers).toEqual([]);
+    expect(JSON.stringify(after)).toBe(JSON.stringify(before));
+  });
+
+  it('derives one wrong-typed value per field that no common parser coerces', () => {
+    const probes = probesFor(
+      { name: 'bolt', price: 3, tags: ['a'], active: true, meta: { a: 1 }, gone: null },
+      [{ price: 'x' }],
+    );
+    expect(probes.map((p) => [p.label, p.lenient ?? false])).toEqual([
+      ['unparseable JSON', false],
+      ['an empty body', false],
+      ['a JSON array', false],
+      ['a JSON string', false],
+      ['a JSON number', false],
+      ['JSON null', false],
+      ['invalid payload 1 {"price":"x"}', false],
+      ['"name": {"conformance":"an object, not a string"}', false],
+      ['"price": "not a number"', false],
+      ['"tags": "not a list"', false],
+      ['"active": "not a boolean"', false],
+      ['"meta": "not an object"', false],
+      ['an unknown field "conformanceUnknownField"', true],
+    ]);
+    expect(() => JSON.parse(probes[0].body)).toThrow();
+    expect(probes[1].body).toBe('');
+  });
+});
