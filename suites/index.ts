@@ -21,6 +21,15 @@ import missingCredentials401 from './auth/missing-credentials-401.js';
 import invalidCredentials401 from './auth/invalid-credentials-401.js';
 import forbidden403 from './auth/forbidden-403.js';
 import bearerChallenge from './auth/bearer-challenge.js';
+import pathsAreNouns from './resources/paths-are-nouns.js';
+import itemUrlNamesOne from './resources/item-url-names-one.js';
+import jsonBodyRequired from './methods/json-body-required.js';
+import getChangesNothing from './idempotency/get-changes-nothing.js';
+import putRepeatable from './idempotency/put-repeatable.js';
+import deleteRepeatable from './idempotency/delete-repeatable.js';
+import idempotencyKeyOnce from './idempotency/idempotency-key-once.js';
+import malformed400 from './errors/malformed-400.js';
+import errorBodyShape from './errors/error-body-shape.js';
 
 export const catalogue: Check[] = [
   // general
@@ -31,16 +40,27 @@ export const catalogue: Check[] = [
   invalidCredentials401,
   forbidden403,
   bearerChallenge,
+  // resources
+  pathsAreNouns,
+  itemUrlNamesOne,
   // methods
   readCollectionAndItem,
   createAnswers201,
   createLocation,
   changeVisible,
   deleteRemoves,
+  jsonBodyRequired,
+  // idempotency
+  getChangesNothing,
+  putRepeatable,
+  deleteRepeatable,
+  idempotencyKeyOnce,
   // errors
   notFound404,
   noServerErrors,
   noErrorIn2xx,
+  malformed400,
+  errorBodyShape,
   // limits (exclusive: run last and alone, the burst before the retry)
   rateLimit429,
   rateLimitRetry,

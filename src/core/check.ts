@@ -177,6 +177,24 @@ export interface Finding {
   severity?: Severity;
 }
 
+/** Exchanges an observer filed under one key (see `ObserverCheck.group`). */
+export interface ExchangeGroup {
+  key: string;
+  count: number;
+  /** Distinct statuses seen, ascending. */
+  statuses: number[];
+  /** Distinct resource names ('' for API-wide traffic), in order of first appearance. */
+  resources: string[];
+  /** Evidence of the first few exchanges filed under the key. */
+  evidence: Evidence[];
+}
+
+/** A finding about the run as a whole, with its own evidence; placed on `resource` (default: API-wide). */
+export interface SummaryFinding extends Finding {
+  evidence: Evidence[];
+  resource?: string;
+}
+
 /**
  * A check that judges every exchange the audit makes (e.g. "no 5xx"): it sends nothing.
  * The engine feeds it each exchange and groups its findings by resource.
@@ -189,6 +207,14 @@ export interface ObserverCheck extends CheckBase {
    * schema declared: its result is then skipped with this reason instead of passing vacuously.
    */
   skipReason?(resource: ResourceConfig | undefined, config: AuditConfig): string | undefined;
+  /**
+   * For rules judged across the whole run ("one error shape across the API"): files an exchange
+   * under a key of the observer's choosing (undefined: not filed). The engine keeps only a count,
+   * the statuses, the resources and a little evidence per key, so memory stays bounded.
+   */
+  group?(exchange: Exchange, config: AuditConfig): string | undefined;
+  /** Called once at the end of the run with the groups `group` made; its findings join the results. */
+  summarise?(groups: ExchangeGroup[], config: AuditConfig): SummaryFinding[];
 }
 
 export type Check = ActiveCheck | ObserverCheck;

@@ -1,9 +1,13 @@
 // Observer checks: each judges every exchange; findings are grouped into one result per resource.
-import type { Exchange, ObserverCheck } from '../core/check.js';
+import type { Exchange, ExchangeGroup, ObserverCheck, SummaryFinding } from '../core/check.js';
 import type { AuditConfig, CheckResult, Evidence, ResourceConfig, Severity } from '../core/types.js';
 import { baseResult, joinMessages } from './results.js';
 
 const MAX_EVIDENCE = 5;
+/** Evidence kept per group of an observer's `group` hook. */
+const GROUP_EVIDENCE = 2;
+/** Distinct keys kept per observer: past it, exchanges with new keys are not filed. */
+const MAX_GROUPS = 200;
 
 interface Tally {
   seen: number;
@@ -16,6 +20,8 @@ interface Tally {
 /** Feeds exchanges to observers as they happen, keeping only counts and the first evidence. */
 export class ObserverHub {
   private readonly tallies = new Map<string, Tally>();
+  /** Per observer id: the groups its `group` hook filed exchanges under. */
+  private readonly groups = new Map<string, Map<string, ExchangeGroup>>();
 
   constructor(
     private readonly observers: ObserverCheck[],
@@ -31,6 +37,7 @@ export class ObserverHub {
         this.tallies.set(key, tally);
       }
       tally.seen++;
+      this.file(observer, exchange);
       let finding;
       try {
         finding = observer.inspect(exchange, this.config);
@@ -48,6 +55,51 @@ export class ObserverHub {
     }
   }
 
+  /** Files an exchange under the key the observer's `group` hook gives it (a broken hook files nothing). */
+  private file(observer: ObserverCheck, exchange: Exchange): void {
+    if (!observer.group) return;
+    let key: string | undefined;
+    try {
+      key = observer.group(exchange, this.config);
+    } catch {
+      key = undefined;
+    }
+    if (key === undefined) return;
+    let byKey = this.groups.get(observer.id);
+    if (!byKey) this.groups.set(observer.id, (byKey = new Map()));
+    let group = byKey.get(key);
+    if (!group) {
+      if (byKey.size >= MAX_GROUPS) return;
+      group = { key, count: 0, statuses: [], resources: [], evidence: [] };
+      byKey.set(key, group);
+    }
+    group.count++;
+    if (exchange.status !== undefined && !group.statuses.includes(exchange.status)) {
+      group.statuses.push(exchange.status);
+      group.statuses.sort((a, b) => a - b);
+    }
+    const resource = exchange.resource ?? '';
+    if (!group.resources.includes(resource)) group.resources.push(resource);
+    if (group.evidence.length < GROUP_EVIDENCE) group.evidence.push(exchange.evidence);
+  }
+
+  /** The observer's findings across the run, by resource name ('' for API-wide). */
+  private summaries(observer: ObserverCheck, resources: ResourceConfig[]): Map<string, SummaryFinding[]> {
+    const out = new Map<string, SummaryFinding[]>();
+    if (!observer.summarise) return out;
+    let findings: SummaryFinding[];
+    try {
+      findings = observer.summarise([...(this.groups.get(observer.id)?.values() ?? [])], this.config);
+    } catch (err) {
+      findings = [{ message: `the check itself broke while summarising: ${String(err)}`, evidence: [] }];
+    }
+    for (const finding of findings) {
+      const name = resources.some((r) => r.name === finding.resource) ? (finding.resource ?? '') : '';
+      out.set(name, [...(out.get(name) ?? []), finding]);
+    }
+    return out;
+  }
+
   /** How many results observers will produce at most (for progress totals). */
   expectedResults(resources: ResourceConfig[]): number {
     return this.observers.length * resources.length;
@@ -57,10 +109,12 @@ export class ObserverHub {
   results(resources: ResourceConfig[]): CheckResult[] {
     const out: CheckResult[] = [];
     for (const observer of this.observers) {
+      const summaries = this.summaries(observer, resources);
       const names: Array<string | undefined> = resources.map((r) => r.name);
-      if (this.tallies.has(`${observer.id}\u0000`)) names.push(undefined);
+      if (this.tallies.has(`${observer.id}\u0000`) || summaries.has('')) names.push(undefined);
       for (const name of names) {
         const tally = this.tallies.get(`${observer.id}\u0000${name ?? ''}`);
+        const across = summaries.get(name ?? '') ?? [];
         const base = baseResult(observer, name);
         const notApplicable = observer.skipReason?.(
           resources.find((r) => r.name === name),
@@ -68,18 +122,30 @@ export class ObserverHub {
         );
         if (notApplicable !== undefined) {
           out.push({ ...base, status: 'skipped', message: notApplicable });
-        } else if (!tally || tally.seen === 0) {
+        } else if ((!tally || tally.seen === 0) && across.length === 0) {
           out.push({ ...base, status: 'skipped', message: 'no exchange with this resource was made' });
-        } else if (tally.failed === 0) {
+        } else if ((!tally || tally.failed === 0) && across.length === 0) {
           out.push({ ...base, status: 'passed' });
         } else {
-          const head = `${tally.failed} of ${tally.seen} responses broke the rule`;
+          const parts: string[] = [];
+          if (tally && tally.failed > 0) {
+            parts.push(
+              `${tally.failed} of ${tally.seen} responses broke the rule: ${joinMessages(tally.messages)}`,
+            );
+          }
+          for (const finding of across) parts.push(finding.message);
+          const severities = [tally?.severity, ...across.map((f) => f.severity ?? observer.severity)];
           out.push({
             ...base,
             status: 'failed',
-            severity: tally.severity ?? observer.severity,
-            message: `${head}: ${joinMessages(tally.messages)}`,
-            evidence: tally.evidence,
+            severity: severities.includes('error')
+              ? 'error'
+              : (severities.find((s) => s) ?? observer.severity),
+            message: parts.join('; '),
+            evidence: [...(tally?.evidence ?? []), ...across.flatMap((f) => f.evidence)].slice(
+              0,
+              2 * MAX_EVIDENCE,
+            ),
           });
         }
       }
