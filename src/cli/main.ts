@@ -111,12 +111,19 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
             describe: 'Lowest severity that fails the merged run',
           })
           .option('color', { type: 'boolean', describe: 'Colour console output (--no-color turns it off)' })
-          .option('quiet', { type: 'boolean', default: false, describe: 'Print only failures and the summary' })
+          .option('quiet', {
+            type: 'boolean',
+            default: false,
+            describe: 'Print only failures and the summary',
+          })
           .option('verbose', { type: 'boolean', default: false, describe: 'List every skipped check' }),
       async (argv) => {
         const noColorEnv = io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== '';
         const flags = {
-          reporter: argv.reporter.flatMap((v) => String(v).split(',')).map((v) => v.trim()).filter(Boolean),
+          reporter: argv.reporter
+            .flatMap((v) => String(v).split(','))
+            .map((v) => v.trim())
+            .filter(Boolean),
           out: argv.out,
           failOn: argv['fail-on'],
           color: argv.color ?? (!noColorEnv && io.stdout.isTTY === true),
