@@ -42,6 +42,8 @@ td.none { color: #8c959f; text-align: center; }
 .legend { display: flex; flex-wrap: wrap; gap: .5rem; margin: .5rem 0; padding: 0; list-style: none; }
 article.result { border: 1px solid #d0d7de; border-left: 6px solid var(--fg); border-radius: 6px;
   padding: .75rem 1rem; margin: 0 0 1rem; }
+/* A link to a result must not hide its heading under the sticky filter bar. */
+article.result, tr { scroll-margin-top: 4.5rem; }
 .exchange { margin-top: .75rem; padding-top: .5rem; border-top: 1px dashed #d0d7de; }
 .results td.msg { max-width: 40rem; overflow-wrap: anywhere; }
 #filters { position: sticky; top: 0; z-index: 2; display: flex; flex-wrap: wrap; gap: 1rem; align-items: center;
