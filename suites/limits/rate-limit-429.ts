@@ -13,6 +13,8 @@ export interface BurstOutcome {
   path: string;
   /** Id field of the resource it reads (a 2xx body with it is a representation, not an error). */
   idField: string;
+  /** True when the GET reads an item that was never issued: 404 is its usual answer. */
+  unknownItem: boolean;
   /** Requests sent, the first (alone) included. */
   sent: number;
   /** The first answer, sent alone: the service's usual answer to this GET. */
@@ -35,7 +37,7 @@ async function burst(ctx: CheckContext): Promise<BurstOutcome> {
   const send = (): Promise<Exchange> => ctx.send({ method: 'GET', path, retryOn429: false });
   // The first request alone: its answer is what "not refused" looks like for this GET.
   const baseline = await send();
-  const outcome: BurstOutcome = { path, idField, sent: 1, baseline, last: baseline };
+  const outcome: BurstOutcome = { path, idField, unknownItem, sent: 1, baseline, last: baseline };
   if (baseline.status === 429) {
     outcome.limited = { exchange: baseline, at: Date.now() };
     return outcome;

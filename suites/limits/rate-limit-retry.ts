@@ -1,6 +1,6 @@
 // LIM-RETRY: a 429 says when to come back, and a client that waits that long is served again.
 import { defineCheck } from '../../src/core/check.js';
-import { answered, requestLine } from '../../src/core/verdicts.js';
+import { answered, is2xx, requestLine } from '../../src/core/verdicts.js';
 import { advertisedWait, sleep } from '../../src/http/retry.js';
 import { rateLimitBurst } from './rate-limit-429.js';
 
@@ -74,11 +74,9 @@ export default defineCheck({
       }
     }
     const retry = await ctx.send({ method: 'GET', path: outcome.path, retryOn429: false });
-    const usual = outcome.baseline.status;
-    const served =
-      retry.status !== undefined &&
-      retry.status !== 429 &&
-      (retry.status === usual || sameClass(retry, usual));
+    // The usual answer: 2xx for the collection, 404 (or 2xx) for an item that was never issued.
+    const usual = outcome.unknownItem ? '404' : '2xx';
+    const served = is2xx(retry) || (outcome.unknownItem && retry.status === 404);
     if (!served) {
       ctx.fail({
         message: `still refused: ${answered(retry)} ${seconds(Date.now() - at)} after the 429, which said to wait ${seconds(waitMs)} (${source}); the usual answer to ${requestLine(retry)} is ${usual}`,
@@ -87,12 +85,6 @@ export default defineCheck({
     }
   },
 });
-
-/** Both 2xx: a list that answered 200 may answer 200 or 206 later without being refused. */
-function sameClass(x: { status?: number }, usual: number | undefined): boolean {
-  const ok = (s: number | undefined): boolean => s !== undefined && s >= 200 && s < 300;
-  return ok(x.status) && ok(usual);
-}
 
 /** True when the header that named the wait gave a point in time rather than a number of seconds. */
 function isAbsolute(headers: Record<string, string>, source: string): boolean {

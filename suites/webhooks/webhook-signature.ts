@@ -31,12 +31,12 @@ export function signatureProblem(delivery: Delivery, sig: WebhookSignatureConfig
     .digest();
   const candidates = [header, ...header.split(/[\s,]+/)].filter((c) => c.startsWith(sig.prefix));
   if (candidates.length === 0) {
-    return `${sig.header} is ${short(header)}, which does not start with the prefix ${JSON.stringify(sig.prefix)}`;
+    return `${sig.header} is ${short(header, 160)}, which does not start with the prefix ${JSON.stringify(sig.prefix)}`;
   }
   if (candidates.some((c) => sameDigest(c.slice(sig.prefix.length), expected, sig.encoding)))
     return undefined;
   const cut = delivery.truncated ? ' (the body was cut at the receiver cap)' : '';
-  return `${sig.header} ${short(header)} is not the ${sig.algorithm} of the raw body with the configured secret, ${sig.encoding}-encoded after the prefix ${JSON.stringify(sig.prefix)}${cut}`;
+  return `${sig.header} ${short(header, 160)} is not the ${sig.algorithm} of the raw body with the configured secret, ${sig.encoding}-encoded after the prefix ${JSON.stringify(sig.prefix)}${cut}`;
 }
 
 export default defineCheck({

@@ -72,6 +72,14 @@ export const VALID_429S: FixtureCase[] = [
   }),
 ];
 
+/**
+ * The valid variants with the example API's limit lowered to 50 per second: its default (1000 per
+ * second) is only reachable by a client faster than that, which a loaded test machine is not.
+ */
+export function withLowLimit(cases: FixtureCase[]): FixtureCase[] {
+  return cases.map((c) => ({ ...c, api: { ...c.api, rateLimit: { limit: 50, windowMs: 1000 } } }));
+}
+
 /** A case on the example API with its limiter off and this middleware limiter instead. */
 export function limited(
   name: string,

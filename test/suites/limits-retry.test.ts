@@ -4,12 +4,19 @@ import { auditFixture, CheckTester } from '../../src/testing/check-tester.js';
 import rateLimit429 from '../../suites/limits/rate-limit-429.js';
 import rateLimitRetry from '../../suites/limits/rate-limit-retry.js';
 import { VALID_VARIANTS } from './valid-variants.js';
-import { limited, limiter, secondsUntil, VALID_429S, withRateLimit } from './limits-fixtures.js';
+import {
+  limited,
+  limiter,
+  secondsUntil,
+  VALID_429S,
+  withLowLimit,
+  withRateLimit,
+} from './limits-fixtures.js';
 
 const tester = new CheckTester();
 
 tester.run(rateLimitRetry, {
-  valid: [...VALID_VARIANTS, ...VALID_429S],
+  valid: [...withLowLimit(VALID_VARIANTS), ...VALID_429S],
   invalid: [
     limited(
       '429 without Retry-After or RateLimit-* headers',

@@ -2,13 +2,13 @@
 import { CheckTester } from '../../src/testing/check-tester.js';
 import rateLimit429 from '../../suites/limits/rate-limit-429.js';
 import { VALID_VARIANTS } from './valid-variants.js';
-import { limited, VALID_429S, withRateLimit } from './limits-fixtures.js';
+import { limited, VALID_429S, withLowLimit, withRateLimit } from './limits-fixtures.js';
 
 const tester = new CheckTester();
 
 tester.run(rateLimit429, {
   valid: [
-    ...VALID_VARIANTS,
+    ...withLowLimit(VALID_VARIANTS),
     ...VALID_429S,
     {
       name: 'no rate limit at all, and none expected',

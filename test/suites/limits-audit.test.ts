@@ -1,0 +1,28 @@
+// Every other check survives the service's own rate limit: a tightly limited example API yields no false failures.
+import { describe, expect, it } from '@jest/globals';
+import type { Exchange } from '../../src/core/check.js';
+import { auditFixture } from '../../src/testing/check-tester.js';
+import { catalogue } from '../../suites/index.js';
+
+describe('the whole audit against a tightly rate-limited API', () => {
+  it('honours every 429 (no false failures), and still finds the limit and its lifting', async () => {
+    const waited: Exchange[] = [];
+    const { result, before, after } = await auditFixture(catalogue, {
+      api: { rateLimit: { limit: 20, windowMs: 200 } },
+      run: {
+        concurrency: 8,
+        onExchange: (x) => {
+          if (x.evidence.notes?.some((n) => n.startsWith('answered 429; waited'))) waited.push(x);
+        },
+      },
+    });
+    const bad = result.results.filter((r) => r.status === 'failed' || r.status === 'errored');
+    expect(bad.map((r) => `${r.checkId} ${r.resource ?? ''}: ${r.message}`)).toEqual([]);
+    // The ordinary checks did meet the limit, and waited instead of failing.
+    expect(waited.length).toBeGreaterThan(0);
+    const limits = result.results.filter((r) => r.suite === 'limits').map((r) => `${r.checkId}: ${r.status}`);
+    expect(limits).toEqual(['rate-limit-429: passed', 'rate-limit-retry: passed']);
+    expect(result.cleanup.leftovers).toEqual([]);
+    expect(JSON.stringify(after)).toBe(JSON.stringify(before));
+  });
+});
