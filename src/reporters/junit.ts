@@ -1,4 +1,4 @@
-// JUnit report (junit.xml): valid against both common JUnit XSDs (Apache Ant's and Jenkins' junit-10).
+// JUnit report (junit.xml): valid against the common JUnit XSDs (Jenkins' junit-4 and junit-10, Apache Ant's).
 import type { CheckResult, RunResult } from '../core/types.js';
 import { failureText, firstLine, seconds, truncate } from './format.js';
 import type { Reporter } from './types.js';
@@ -12,6 +12,8 @@ import { el, serialiseXml, type XmlElement } from './xml.js';
  *   <testcase> needs name, classname, time and holds at most one of skipped/error/failure, and
  *   no <system-out> (so waiver notes go to the suite's <system-out>).
  * - Jenkins junit-10.xsd: <testsuites> may carry name, time, tests, failures, errors (not skipped).
+ * - Jenkins junit-4.xsd (test/fixtures/junit/jenkins-junit-4.xsd, validated in the tests): <skipped>
+ *   is text only, and <properties> holds at least one <property>.
  */
 
 /** Longest `message` attribute; the element text carries the whole message. */
@@ -67,7 +69,9 @@ function testcase(result: CheckResult): XmlElement {
         ),
       );
     case 'skipped':
-      return el('testcase', attrs, el('skipped', { message: oneLine(result.message, 'skipped') }));
+      // The reason as text: Jenkins' junit-4.xsd allows no attributes on <skipped>, and Jenkins,
+      // GitLab and GitHub reporters all read the text.
+      return el('testcase', attrs, el('skipped', {}, result.message ?? 'skipped'));
     default:
       // passed, and waived (a failure covered by a waiver) pass: the note is in <system-out>.
       return el('testcase', attrs);
