@@ -88,7 +88,9 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
     const limit = pLimit(Math.max(1, options.concurrency ?? 8));
     await Promise.all(
       plan.tasks.map((task) =>
-        limit(() => locks.with(lockSet(task, config), () => runTask(task, deps)).then(record)),
+        // Locks first, then a slot: a task waiting for a busy resource must not hold one of the
+        // `concurrency` slots (with few resources, that left every other task waiting too).
+        locks.with(lockSet(task, config), () => limit(() => runTask(task, deps))).then(record),
       ),
     );
     for (const task of plan.exclusive) record(await runTask(task, deps));
