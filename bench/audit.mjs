@@ -8,12 +8,15 @@ const input = JSON.parse(process.argv[2]);
 const config = await benchConfig(input);
 // Time requests spent in flight, summed: divided by the wall time it is the average concurrency reached.
 let inFlightMs = 0;
+let lastResultAt = 0;
 const cpu = process.cpuUsage();
 const started = performance.now();
 const result = await runAudit(config, {
   catalogue,
   concurrency: input.concurrency,
   onExchange: (exchange) => (inFlightMs += exchange.durationMs),
+  // The last result is known before the cleanup starts: what follows it is the cleanup's time.
+  onResult: () => (lastResultAt = performance.now()),
 });
 const wallMs = performance.now() - started;
 const { user, system } = process.cpuUsage(cpu);
@@ -24,6 +27,7 @@ process.stdout.write(
     requests: result.summary.requests,
     cpuMs: (user + system) / 1000,
     inFlightMs,
+    cleanupMs: started + wallMs - lastResultAt,
     results: result.results.length,
     checks: catalogue.length,
     summary: result.summary,

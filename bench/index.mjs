@@ -48,14 +48,20 @@ function child(script, input, nodeArgs = []) {
   });
 }
 
-/** Wall time of a command in a fresh process (spawn to exit), ms. */
+/** Wall time of a command in a fresh process (spawn to exit), ms; `{ error }` when it fails. */
 function timed(argv) {
-  return new Promise((resolve, reject) => {
+  return new Promise((resolve) => {
     const started = performance.now();
-    const proc = spawn(process.execPath, argv, { stdio: 'ignore' });
-    proc.on('error', reject);
+    const proc = spawn(process.execPath, argv, { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    proc.stderr.on('data', (chunk) => (stderr += chunk));
+    proc.on('error', (err) => resolve({ error: err.message }));
     proc.on('close', (code) =>
-      code === 0 ? resolve(performance.now() - started) : reject(new Error(`${argv.join(' ')}: ${code}`)),
+      resolve(
+        code === 0
+          ? { ms: performance.now() - started }
+          : { error: `exit ${code}: ${stderr.trim().split('\n')[0] ?? ''}` },
+      ),
     );
   });
 }
@@ -125,9 +131,13 @@ for (const n of [...sizes.map((n) => ({ n, demo: false })), { n: DEFAULT_RESOURC
 const bin = here('../bin/conformance');
 const cold = [];
 for (const command of [['--help'], ['list']]) {
-  const times = [];
-  for (let i = 0; i < Math.max(5, runs); i++) times.push(await timed([bin, ...command]));
-  cold.push({ command: `conformance ${command.join(' ')}`, ms: median(times) });
+  const runsOf = [];
+  for (let i = 0; i < Math.max(5, runs); i++) runsOf.push(await timed([bin, ...command]));
+  const failed = runsOf.find((r) => r.error !== undefined);
+  cold.push({
+    command: `conformance ${command.join(' ')}`,
+    ...(failed ? { error: failed.error } : { ms: median(runsOf.map((r) => r.ms)) }),
+  });
 }
 
 process.stdout.write(renderTable({ rows, cold, runs, concurrency, burst: BENCH_BURST }));

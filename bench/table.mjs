@@ -33,6 +33,7 @@ export function renderTable({ rows, cold, runs, concurrency, burst }) {
     return [
       demo ? `${n} (demo)` : String(n),
       fmt.ms(audit.wallMs),
+      fmt.ms(audit.cleanupMs),
       fmt.ms(audit.wallMs / n),
       audit.requests,
       fmt.rate(rate),
@@ -52,6 +53,7 @@ export function renderTable({ rows, cold, runs, concurrency, burst }) {
       [
         'N',
         'wall time',
+        'of it cleanup',
         'per resource',
         'requests',
         'audit rate',
@@ -91,7 +93,10 @@ export function renderTable({ rows, cold, runs, concurrency, burst }) {
     '',
     table(
       ['cold start', `median (< ${TARGETS.coldStartMs} ms)`],
-      cold.map((c) => [c.command, `${fmt.ms(c.ms)} ${mark(c.ms < TARGETS.coldStartMs)}`]),
+      cold.map((c) => [
+        c.command,
+        c.error === undefined ? `${fmt.ms(c.ms)} ${mark(c.ms < TARGETS.coldStartMs)}` : `failed (${c.error})`,
+      ]),
     ),
     '',
     'audit rate: requests the audit sent (checks, preflight, cleanup) / its wall time. loop rate: a plain undici',
