@@ -42,7 +42,8 @@ export default defineCheck({
     const listBefore = canList ? await ctx.send({ method: 'GET', path: r.path }) : undefined;
     const before = listBefore?.status === 200 ? listIds(listBefore.json, r.idField, r.name) : undefined;
 
-    const key = `conformance-${randomUUID()}`;
+    // A bare UUID: the key format services most often require.
+    const key = randomUUID();
     const first = await ctx.create({ headers: { [header]: key } });
     const retry = await ctx.send({
       method: 'POST',

@@ -153,9 +153,48 @@ tester.run(putRepeatable, {
   ],
 });
 
+/**
+ * DELETE of a widget answers 202 and removes it only when the next DELETE of it arrives (an
+ * asynchronous delete finishing late), so the item is still readable right after the first.
+ */
+function asyncDelete(): Middleware {
+  const pending = new Set<string>();
+  return async (req, res) => {
+    if (isInner(req) || req.method !== 'DELETE' || !WIDGET.test(pathOf(req))) return false;
+    if (pending.has(pathOf(req))) {
+      pending.delete(pathOf(req));
+      await selfRequest(req, 'DELETE', pathOf(req));
+    } else if ((await selfRequest(req, 'GET', pathOf(req))).status === 200) pending.add(pathOf(req));
+    sendJson(res, 202, { status: 'deletion scheduled' });
+    return true;
+  };
+}
+
+/** After a repeated DELETE of a widget, reads of it answer the deleted item again. */
+function resurrect(): Middleware {
+  const items = new Map<string, { item: unknown; repeated: boolean }>();
+  return async (req, res) => {
+    if (isInner(req) || !WIDGET.test(pathOf(req))) return false;
+    const seen = items.get(pathOf(req));
+    if (req.method === 'DELETE') {
+      if (seen) seen.repeated = true;
+      else
+        items.set(pathOf(req), { item: (await selfRequest(req, 'GET', pathOf(req))).json, repeated: false });
+      return false;
+    }
+    if (req.method !== 'GET' || !seen?.repeated) return false;
+    sendJson(res, 200, seen.item);
+    return true;
+  };
+}
+
 tester.run(deleteRepeatable, {
   valid: [
     ...VALID_VARIANTS,
+    {
+      name: 'an asynchronous DELETE (202) that finishes after the first read',
+      api: { middleware: asyncDelete() },
+    },
     {
       name: 'a repeated DELETE answers 410 Gone',
       api: {
@@ -204,6 +243,13 @@ tester.run(deleteRepeatable, {
         }),
       },
       message: /the collection after 3 DELETEs of \/widgets\/\d+ differs from after one: id 1, 2 vanished/,
+    },
+    {
+      name: 'a repeated DELETE brings the item back',
+      resource: 'widgets',
+      api: { middleware: resurrect() },
+      message:
+        /after one DELETE GET \/v1\/widgets\/\d+ answered 404, after 3 GET \/v1\/widgets\/\d+ answered 200: the repeats brought the deleted item back/,
     },
   ],
 });
