@@ -166,30 +166,33 @@ function pagingHint(x: Exchange): string | undefined {
   if (/rel="?next"?/i.test(x.headers.link ?? '')) return 'a Link rel="next" header';
   const body = x.json;
   const list = unwrapList(body) ?? [];
-  if (Array.isArray(body)) {
-    return PAGE_SIZES.has(body.length) ? `a bare list of exactly ${body.length} items` : undefined;
-  }
-  if (!isObject(body)) return undefined;
-  const fields = flatFields(body);
-  for (const [key, value] of fields) {
+  // A list exactly as long as a usual page size may be cut silently, unless the body says it is whole.
+  const pageSized = PAGE_SIZES.has(list.length) ? `a list of exactly ${list.length} items` : undefined;
+  if (!isObject(body)) return pageSized;
+  let complete = false;
+  for (const [key, value] of flatFields(body)) {
     const k = key.toLowerCase().replace(/[_-]/g, '');
-    if (['next', 'nextpage', 'nextcursor', 'nextpagetoken', 'nexttoken', 'cursor'].includes(k) && value) {
-      return `"${key}" is set`;
+    if (['next', 'nextpage', 'nextcursor', 'nextpagetoken', 'nexttoken', 'cursor'].includes(k)) {
+      if (value) return `"${key}" is set`;
+      complete = true;
     }
-    if (['hasmore', 'hasnext', 'hasnextpage', 'more'].includes(k) && value === true)
-      return `"${key}" is true`;
+    if (['hasmore', 'hasnext', 'hasnextpage', 'more'].includes(k)) {
+      if (value === true) return `"${key}" is true`;
+      complete = complete || value === false;
+    }
     if (
       ['total', 'totalitems', 'totalcount', 'totalresults', 'count', 'totalelements'].includes(k) &&
-      typeof value === 'number' &&
-      value > list.length
+      typeof value === 'number'
     ) {
-      return `"${key}" is ${value} but the page holds ${list.length}`;
+      if (value > list.length) return `"${key}" is ${value} but the page holds ${list.length}`;
+      complete = true;
     }
-    if (['totalpages', 'pages', 'pagecount'].includes(k) && typeof value === 'number' && value > 1) {
-      return `"${key}" is ${value}`;
+    if (['totalpages', 'pages', 'pagecount'].includes(k) && typeof value === 'number') {
+      if (value > 1) return `"${key}" is ${value}`;
+      complete = true;
     }
   }
-  return undefined;
+  return complete ? undefined : pageSized;
 }
 
 /** Top-level members, and those of common paging envelopes (meta, links, paging, pagination). */

@@ -2,7 +2,7 @@
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from '@jest/globals';
 import { auditFixture, CheckTester } from '../../src/testing/check-tester.js';
-import type { Middleware } from '../../src/example-api/index.js';
+import { ordersDefinition, widgetsDefinition, type Middleware } from '../../src/example-api/index.js';
 import type { AuditConfig } from '../../src/core/types.js';
 import pathsAreNouns from '../../suites/resources/paths-are-nouns.js';
 import itemUrlNamesOne from '../../suites/resources/item-url-names-one.js';
@@ -142,6 +142,24 @@ tester.run(itemUrlNamesOne, {
       api: { middleware: pagedWidgets('offset') },
     },
     { name: 'under --read-only it reads listed items', run: { readOnly: true } },
+    {
+      name: 'an enveloped list silently cut at 10 items, a usual page size (the listing part is skipped)',
+      api: {
+        resources: [
+          {
+            ...widgetsDefinition(),
+            seed: Array.from({ length: 12 }, (_, i) => ({ name: `w${i}`, price: i })),
+          },
+          ordersDefinition(),
+        ],
+        middleware: async (req, res) => {
+          if (isInner(req) || req.method !== 'GET' || pathOf(req) !== '/v1/widgets') return false;
+          const all = ((await selfRequest(req, 'GET', '/v1/widgets')).json as { data: unknown[] }).data;
+          sendJson(res, 200, { data: all.slice(0, 10) });
+          return true;
+        },
+      },
+    },
   ],
   invalid: [
     {

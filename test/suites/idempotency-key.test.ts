@@ -1,0 +1,139 @@
+// CheckTester cases for IDEM-KEY: a POST retried with the same idempotency key acts once.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { describe, expect, it } from '@jest/globals';
+import { auditFixture, CheckTester } from '../../src/testing/check-tester.js';
+import idempotencyKeyOnce from '../../suites/idempotency/idempotency-key-once.js';
+import type { Middleware } from '../../src/example-api/index.js';
+import { VALID_VARIANTS } from './valid-variants.js';
+import { isInner, pathOf, replay, selfRequest, sendJson } from './self-requests.js';
+
+const tester = new CheckTester();
+
+/** Middleware for POSTs to widgets carrying an Idempotency-Key: `handle` decides; undefined lets the API answer. */
+function keyed(
+  handle: (
+    seen: { body: string } | undefined,
+    body: string,
+    req: IncomingMessage,
+    res: ServerResponse,
+  ) => boolean | Promise<boolean>,
+): Middleware {
+  const keys = new Map<string, { body: string }>();
+  return async (req, res, raw) => {
+    const key = req.headers['idempotency-key'];
+    if (isInner(req) || req.method !== 'POST' || pathOf(req) !== '/v1/widgets' || typeof key !== 'string')
+      return false;
+    const body = raw.toString('utf8');
+    const seen = keys.get(key);
+    if (!seen) keys.set(key, { body });
+    return handle(seen, body, req, res);
+  };
+}
+
+/** A service that ignores the key: the header is dropped before the API sees it. */
+const ignoreKey: Middleware = (req) => {
+  delete req.headers['idempotency-key'];
+  return false;
+};
+
+const replayAs200 = keyed(async (seen, body, req, res) => {
+  if (!seen || seen.body !== body) return false;
+  const key = req.headers['idempotency-key'] as string;
+  const answer = await selfRequest(req, 'POST', '/v1/widgets', JSON.parse(body), { 'idempotency-key': key });
+  replay(res, { ...answer, status: 200 });
+  return true;
+});
+
+tester.run(idempotencyKeyOnce, {
+  valid: [
+    ...VALID_VARIANTS,
+    { name: 'the retry replays the item with 200', api: { middleware: replayAs200 } },
+    {
+      name: 'reusing the key with another body answers 422',
+      api: {
+        middleware: keyed((seen, body, _req, res) => {
+          if (!seen || seen.body === body) return false;
+          sendJson(res, 422, { error: { code: 'key_reused', message: 'key reused with another body' } });
+          return true;
+        }),
+      },
+    },
+  ],
+  invalid: [
+    {
+      name: 'the key is ignored: the retry creates a second item',
+      resource: 'widgets',
+      api: { middleware: ignoreKey },
+      message: /answered id \d+, the first \d+: the retry created or named a different resource/,
+    },
+    {
+      name: 'the key is ignored and the retry answer names no id: counted in the collection',
+      resource: 'widgets',
+      api: {
+        middleware: keyed(async (seen, body, req, res) => {
+          if (!seen) return false;
+          await selfRequest(req, 'POST', '/v1/widgets', JSON.parse(body));
+          sendJson(res, 201, { created: true });
+          return true;
+        }),
+      },
+      message: /two POSTs with the same Idempotency-Key created 2 items/,
+    },
+    {
+      name: 'the retry names a different resource (without creating one)',
+      resource: 'widgets',
+      api: {
+        middleware: (() => {
+          const first = new Map<string, unknown>();
+          return keyed(async (seen, body, req, res) => {
+            const key = req.headers['idempotency-key'] as string;
+            if (!seen) {
+              const answer = await selfRequest(req, 'POST', '/v1/widgets', JSON.parse(body));
+              first.set(key, answer.json);
+              replay(res, answer);
+            } else if (seen.body === body) {
+              sendJson(res, 201, { ...(first.get(key) as object), id: 999_999 });
+            } else sendJson(res, 409, { error: { code: 'conflict', message: 'key reused' } });
+            return true;
+          });
+        })(),
+      },
+      message: 'answered id 999999',
+    },
+    {
+      name: 'reusing the key with another body is accepted',
+      resource: 'widgets',
+      api: {
+        middleware: keyed((seen, body, req) => {
+          // A new body under a known key is treated as a new request.
+          if (seen && seen.body !== body) delete req.headers['idempotency-key'];
+          return false;
+        }),
+      },
+      message: 'expected a 4xx refusal',
+      severity: 'warning',
+    },
+  ],
+});
+
+describe('idempotency-key-once beyond pass and fail', () => {
+  it('is skipped, with the reason, for resources that do not declare idempotencyKey', async () => {
+    const { result } = await auditFixture([idempotencyKeyOnce], {
+      config: (c) => ({ ...c, resources: c.resources.map((r) => ({ ...r, idempotencyKey: false })) }),
+    });
+    const mine = result.results.filter((r) => r.checkId === 'idempotency-key-once');
+    expect(mine.map((r) => [r.status, r.message])).toEqual([
+      ['skipped', expect.stringContaining('does not declare idempotencyKey: true')],
+      ['skipped', expect.stringContaining('does not declare idempotencyKey: true')],
+    ]);
+  });
+
+  it('deletes every item the second POST created when the key is ignored', async () => {
+    const { result, before, after } = await auditFixture([idempotencyKeyOnce], {
+      api: { middleware: ignoreKey },
+    });
+    expect(result.results.some((r) => r.status === 'failed')).toBe(true);
+    expect(result.cleanup.leftovers).toEqual([]);
+    expect(JSON.stringify(after)).toBe(JSON.stringify(before));
+  });
+});
