@@ -1,0 +1,92 @@
+// CheckTester cases for AUTH-FORBIDDEN, and its skips (no limited token, nothing forbidden, --read-only).
+import { describe, expect, it } from '@jest/globals';
+import { auditFixture, CheckTester } from '../../src/testing/check-tester.js';
+import forbidden403 from '../../suites/auth/forbidden-403.js';
+import { VALID_VARIANTS } from './valid-variants.js';
+import { actAsFull, answer, auth, chain, isItem, isWrite, LIMITED, rewriteReply } from './auth-fixtures.js';
+
+const limited = (req: Parameters<typeof auth>[0]): boolean => auth(req) === `Bearer ${LIMITED}`;
+const limitedWrite = (req: Parameters<typeof auth>[0]): boolean => limited(req) && isWrite(req);
+
+new CheckTester().run(forbidden403, {
+  valid: [
+    ...VALID_VARIANTS,
+    {
+      name: 'the limited token allowed everything not declared forbidden',
+      api: { middleware: actAsFull((req) => limited(req) && req.method !== 'DELETE') },
+      config: (c) => ({
+        ...c,
+        resources: c.resources.map((r) => ({ ...r, forbidden: ['delete' as const] })),
+      }),
+    },
+  ],
+  invalid: [
+    {
+      name: 'the limited token allowed to write',
+      api: { middleware: actAsFull(limitedWrite) },
+      message: /POST \/v1\/\w+ with the limited token answered 201, and it acted: it created/,
+    },
+    {
+      name: 'the limited token answered 404 on items it may not change',
+      api: { middleware: answer(404, (req) => limitedWrite(req) && isItem(req)) },
+      message: /3 requests with the limited token answered 404 instead of 403 \(the item exists/,
+    },
+    {
+      name: 'the limited token answered 401',
+      api: { middleware: answer(401, limitedWrite) },
+      message: 'answered 401 instead of 403 (the limited token is valid',
+    },
+    {
+      name: 'a 403 that still acted',
+      api: {
+        middleware: chain(
+          rewriteReply(limitedWrite, () => 403),
+          actAsFull(limitedWrite),
+        ),
+      },
+      message: /DELETE \/v1\/\w+\/\S+ with the limited token answered 403 but still acted: the item is gone/,
+    },
+  ],
+});
+
+describe('forbidden-403 skips', () => {
+  const statusOf = async (fixture: Parameters<typeof auditFixture>[1]): Promise<string[]> => {
+    const { result } = await auditFixture([forbidden403], fixture);
+    return result.results.map((r) => `${r.resource}: ${r.status}: ${r.message}`);
+  };
+
+  it('without a limited token', async () => {
+    const results = await statusOf({ config: (c) => ({ ...c, auth: { token: c.auth.token } }) });
+    expect(results).toEqual([
+      'widgets: skipped: the config names no limitedToken: there is no token to be refused with',
+      'orders: skipped: the config names no limitedToken: there is no token to be refused with',
+    ]);
+  });
+
+  it('without a forbidden list', async () => {
+    const results = await statusOf({
+      config: (c) => ({ ...c, resources: c.resources.map((r) => ({ ...r, forbidden: [] })) }),
+    });
+    expect(results).toEqual([
+      'widgets: skipped: the config declares no forbidden operations for widgets (resources[].forbidden)',
+      'orders: skipped: the config declares no forbidden operations for orders (resources[].forbidden)',
+    ]);
+  });
+
+  it('under --read-only when every forbidden operation writes, but probes forbidden reads', async () => {
+    expect(await statusOf({ run: { readOnly: true } })).toEqual([
+      expect.stringMatching(/^widgets: skipped: --read-only: every forbidden operation of widgets/),
+      expect.stringMatching(/^orders: skipped: --read-only: every forbidden operation of orders/),
+    ]);
+    const readable = await auditFixture([forbidden403], {
+      run: { readOnly: true },
+      api: { middleware: actAsFull((req) => limited(req) && req.method === 'GET') },
+      config: (c) => ({ ...c, resources: c.resources.map((r) => ({ ...r, forbidden: ['list' as const] })) }),
+    });
+    const widgets = readable.result.results.find((r) => r.resource === 'widgets')!;
+    expect(widgets.status).toBe('failed');
+    expect(widgets.message).toBe(
+      '1 request with the limited token was accepted, expected 403: GET /v1/widgets → 200',
+    );
+  });
+});
