@@ -118,7 +118,7 @@ export default defineCheck({
           if (itemAfter) item = itemAfter;
         }
       }
-      report(ctx, method, outcomes);
+      report(ctx, outcomes);
     }
   },
 });
@@ -135,11 +135,7 @@ function judge(x: Exchange, probe: Probe): Kind | undefined {
 }
 
 /** One failure per kind of wrong answer, listing the bodies that got it. */
-function report(
-  ctx: CheckContext,
-  method: string,
-  outcomes: Map<Kind, Array<{ probe: Probe; x: Exchange }>>,
-): void {
+function report(ctx: CheckContext, outcomes: Map<Kind, Array<{ probe: Probe; x: Exchange }>>): void {
   const texts: Record<Kind, { why: string; severity: Severity }> = {
     accepted: {
       why: 'expected 400: the worst answer, the service accepted and stored malformed input',
@@ -150,12 +146,15 @@ function report(
     other: { why: 'expected 400', severity: 'error' },
   };
   for (const [kind, list] of outcomes) {
-    const labels = list.map(({ probe, x }) => `${probe.label} (${statusText(x)})`);
+    const statuses = [...new Set(list.map(({ x }) => statusText(x)))];
+    const labels = list.map(({ probe, x }) =>
+      statuses.length > 1 ? `${probe.label} (${statusText(x)})` : probe.label,
+    );
     const shown =
       labels.slice(0, SHOWN).join(', ') +
       (labels.length > SHOWN ? `, and ${labels.length - SHOWN} more` : '');
     ctx.fail({
-      message: `${requestLine(list[0].x)} answered ${[...new Set(list.map(({ x }) => statusText(x)))].join('/')} to ${shown}; ${texts[kind].why}`,
+      message: `${requestLine(list[0].x)} answered ${statuses.join('/')} to ${shown}; ${texts[kind].why}`,
       evidence: list.slice(0, 3).map(({ x }) => x),
       severity: texts[kind].severity,
     });
@@ -209,11 +208,13 @@ function wrongType(value: unknown): unknown {
 }
 
 /**
- * Registers for deletion the new items that carry the probe's values (they are the audit's);
- * answers the ids it left alone because nothing proves the audit made them.
+ * Registers for deletion a new item that carries the probe's values (it is the audit's); answers
+ * the ids it left alone because nothing proves the audit made them. Only a single new item is
+ * adopted: with several, one may be another client's that happens to carry the same values.
  */
 function adopt(ctx: CheckContext, listed: Exchange, added: string[], probe: Probe): string[] {
   const r = ctx.resource!;
+  if (added.length !== 1) return added;
   const entries = unwrapList(listed.json, r.name) ?? [];
   const left: string[] = [];
   for (const id of added) {

@@ -62,7 +62,7 @@ const invalid: FixtureCase[] = [
     resource: 'widgets',
     api: { middleware: acceptsUnparseable },
     message:
-      /POST \/v1\/widgets answered 201 to unparseable JSON \(201\); expected 400: the worst answer, the service accepted and stored malformed input/,
+      /POST \/v1\/widgets answered 201 to unparseable JSON; expected 400: the worst answer, the service accepted and stored malformed input/,
   },
   {
     name: 'an empty body makes the server fail (500)',
@@ -75,19 +75,19 @@ const invalid: FixtureCase[] = [
       },
     },
     message:
-      /answered 500 to an empty body \(500\); expected 400: the worst answer, client input made the server fail/,
+      /answered 500 to an empty body(, [^;]*)?; expected 400: the worst answer, client input made the server fail/,
   },
   {
     name: 'malformed bodies are answered 422 instead of 400',
     api: { middleware: rewriteStatus(400, 422) },
     message:
-      /POST \/v1\/(widgets|orders) answered 422 to unparseable JSON \(422\), an empty body \(422\).*; 400 is expected; 422 is a common alternative \(warning\)/,
+      /POST \/v1\/(widgets|orders) answered 422 to unparseable JSON, an empty body, .*; 400 is expected; 422 is a common alternative \(warning\)/,
     severity: 'warning',
   },
   {
     name: 'malformed PATCH bodies are answered 409',
     api: { middleware: rewriteStatus(400, 409, ['PATCH']) },
-    message: /PATCH \/v1\/(widgets|orders)\/[^ ]+ answered 409 to unparseable JSON \(409\).*; expected 400$/,
+    message: /PATCH \/v1\/(widgets|orders)\/[^ ]+ answered 409 to unparseable JSON, .*; expected 400$/,
   },
   {
     name: 'wrong field types in a PATCH are accepted (200) and stored',
@@ -101,7 +101,7 @@ const invalid: FixtureCase[] = [
       },
     },
     message:
-      /PATCH \/v1\/widgets\/\d+ answered 200 to "price": "not a number" \(200\); expected 400: the worst answer/,
+      /PATCH \/v1\/widgets\/\d+ answered 200 to "price": "not a number"; expected 400: the worst answer/,
   },
   {
     name: 'an unknown extra field makes the server fail',
@@ -112,7 +112,7 @@ const invalid: FixtureCase[] = [
         return true;
       },
     },
-    message: 'answered 500 to an unknown field "conformanceUnknownField" (500)',
+    message: 'answered 500 to an unknown field "conformanceUnknownField"; expected 400',
   },
   {
     name: 'a POST answered 400 still creates the item',
