@@ -33,6 +33,13 @@ new CheckTester().run(missingCredentials401, {
         },
       },
     },
+    {
+      name: 'a resource the audit cannot create in (list and read only)',
+      config: (c) => ({
+        ...c,
+        resources: c.resources.map((r) => ({ ...r, operations: ['list' as const, 'read' as const] })),
+      }),
+    },
   ],
   invalid: [
     {
@@ -67,6 +74,17 @@ new CheckTester().run(missingCredentials401, {
       api: { middleware: actAsFull((req) => noAuth(req) && req.method === 'DELETE') },
       message:
         /CRITICAL: DELETE \/v1\/widgets\/\d+ without credentials answered 204, and it acted: the item is gone/,
+    },
+    {
+      name: 'reads served without credentials, on a resource the audit cannot create in (an existing item is read)',
+      api: { middleware: actAsFull((req) => noAuth(req) && req.method === 'GET') },
+      config: (c) => ({
+        ...c,
+        resources: c.resources.map((r) => ({ ...r, operations: ['list' as const, 'read' as const] })),
+      }),
+      resource: 'widgets',
+      message:
+        'CRITICAL: 2 requests without credentials were accepted, expected 401: GET /v1/widgets → 200, GET /v1/widgets/1 → 200',
     },
     {
       name: 'reads served without credentials',

@@ -1,6 +1,7 @@
 // Runs the auth matrix: harmless probes in small concurrent batches, writes one at a time with the state read around them.
 import type { CheckContext, Exchange } from '../../../src/core/check.js';
 import type { ResourceConfig } from '../../../src/core/types.js';
+import { listIds } from '../../../src/core/shapes.js';
 import { is2xx } from '../../../src/core/verdicts.js';
 import type { Credential } from './credentials.js';
 import { allowedReadOnly, mayAct, requestOf, type Probe } from './probes.js';
@@ -19,8 +20,6 @@ export interface MatrixResult {
   outcomes: Outcome[];
   /** A change found at the end that no unrefused answer explains (a refusal that still acted). */
   unexplained?: { changes: string[]; evidence: Exchange[] };
-  /** Requests left out under --read-only. */
-  leftOut: number;
 }
 
 export interface MatrixOptions {
@@ -51,10 +50,15 @@ export async function runMatrix(
   const all = options.credentials.flatMap((credential) =>
     options.probes.map((probe) => ({ probe, credential })),
   );
-  const pairs = ctx.readOnly ? all.filter((p) => allowedReadOnly(p.probe, p.credential.carriesToken)) : all;
-  const result: MatrixResult = { outcomes: [], leftOut: all.length - pairs.length };
-  if (pairs.length === 0) return result;
+  let pairs = ctx.readOnly ? all.filter((p) => allowedReadOnly(p.probe, p.credential.carriesToken)) : all;
+  const result: MatrixResult = { outcomes: [] };
   const paths: { known?: string; unknown?: string } = {};
+  if (pairs.some((p) => p.probe.target === 'known') && !canCreate(ctx, r)) {
+    // No item of the audit's own: reads may go to an existing item, writes never do.
+    paths.known = await existingItem(ctx, r);
+    pairs = pairs.filter((p) => p.probe.target !== 'known' || (p.probe.method === 'GET' && paths.known));
+  }
+  if (pairs.length === 0) return result;
   if (pairs.some((p) => p.probe.target === 'unknown')) paths.unknown = ctx.itemPath(await ctx.unknownId());
   const send = (pair: Pair): Promise<Exchange> =>
     ctx.send({ ...requestOf(pair.probe, r, paths), auth: pair.credential.auth });
@@ -80,8 +84,9 @@ export async function runMatrix(
     })),
   );
 
-  // 2. An item of the audit's own for the known-id probes (ctx.create skips the check if it cannot).
-  if (pairs.some((p) => p.probe.target === 'known')) paths.known = (await ctx.create()).path;
+  // 2. An item of the audit's own for the known-id probes (ctx.create skips the check if the service fails it).
+  if (paths.known === undefined && pairs.some((p) => p.probe.target === 'known'))
+    paths.known = (await ctx.create()).path;
   const reads = pairs.filter((p) => p.probe.target === 'known' && !mayAct(p.probe));
   result.outcomes.push(
     ...(await inBatches(reads, async (pair) => ({ ...pair, exchange: await send(pair) }))),
@@ -127,6 +132,19 @@ export async function runMatrix(
 }
 
 type Pair = { probe: Probe; credential: Credential };
+
+/** Whether the audit may make an item of its own for this resource. */
+function canCreate(ctx: CheckContext, r: ResourceConfig): boolean {
+  return !ctx.readOnly && r.operations.includes('create') && r.sample !== undefined;
+}
+
+/** The path of an item the collection already holds (read with the full token), if any. */
+async function existingItem(ctx: CheckContext, r: ResourceConfig): Promise<string | undefined> {
+  if (!r.operations.includes('list')) return undefined;
+  const list = await ctx.send({ method: 'GET', path: r.path });
+  const id = listIds(list.json, r.idField, r.name)?.[0];
+  return id === undefined ? undefined : ctx.itemPath(id, r);
+}
 
 /** Runs `fn` over the items, at most BATCH at a time, keeping their order. */
 async function inBatches<T, R>(items: T[], fn: (item: T) => Promise<R>): Promise<R[]> {
