@@ -1,5 +1,10 @@
 // CheckTester cases for AUTH-INVALID, and proof that credentials derived from the token never reach a report.
 import { describe, expect, it } from '@jest/globals';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { runAudit } from '../../src/engine/run.js';
+import { startExampleFixture } from '../../src/testing/fixture-server.js';
+import { exampleConfig } from '../../src/testing/example-config.js';
 import { auditFixture, CheckTester } from '../../src/testing/check-tester.js';
 import { jsonReporter } from '../../src/reporters/json.js';
 import invalidCredentials401 from '../../suites/auth/invalid-credentials-401.js';
@@ -80,6 +85,31 @@ new CheckTester().run(invalidCredentials401, {
   ],
 });
 
+describe('invalid-credentials-401 under --read-only', () => {
+  it('sends writes only with credentials that hold no working token, and only ones no server can act on', async () => {
+    const seen: Array<{ method: string; auth: string; body: string }> = [];
+    const { result, before, after } = await auditFixture([invalidCredentials401], {
+      api: {
+        middleware: (req, _res, body) => {
+          seen.push({ method: req.method ?? '', auth: auth(req), body: body.toString('utf8') });
+          return false;
+        },
+      },
+      run: { readOnly: true },
+    });
+    expect(result.results.map((r) => r.status)).toEqual(['passed', 'passed']);
+    const writes = seen.filter((s) => s.method !== 'GET');
+    expect(writes.length).toBeGreaterThan(10);
+    for (const w of writes) {
+      expect(w.auth).not.toContain(FULL);
+      expect(w.body === '' || w.body === '{"conformance": ').toBe(true);
+    }
+    // The wrong schemes around the real token still go out, on reads.
+    expect(seen.some((s) => s.method === 'GET' && s.auth === `Token ${FULL}`)).toBe(true);
+    expect(JSON.stringify(after)).toBe(JSON.stringify(before));
+  });
+});
+
 describe('invalid-credentials-401 and secrets', () => {
   it('never shows the token or a credential derived from it; curl lines rebuild them from the variable', async () => {
     const { result } = await auditFixture([invalidCredentials401], {
@@ -108,5 +138,24 @@ describe('invalid-credentials-401 and secrets', () => {
     ).toBe(true);
     expect(curls.some((c) => c.includes('"authorization: Basic ${CONFORMANCE_TOKEN}"'))).toBe(true);
     for (const curl of curls) for (const secret of [FULL, altered, basic]) expect(curl).not.toContain(secret);
+  });
+
+  it('reproduces with the curl line: the shell rebuilds the altered token from $CONFORMANCE_TOKEN', async () => {
+    const server = await startExampleFixture({ middleware: ignoresLastCharacter });
+    try {
+      const result = await runAudit(await exampleConfig(server), {
+        catalogue: [invalidCredentials401],
+        timeoutMs: 5000,
+      });
+      const curl = result.results
+        .flatMap((r) => r.evidence)
+        .find((e) => e.request.method === 'POST' && e.curl.includes('${CONFORMANCE_TOKEN%?}x'))!.curl;
+      const { stdout } = await promisify(execFile)('bash', ['-c', curl], {
+        env: { PATH: process.env.PATH, CONFORMANCE_TOKEN: FULL },
+      });
+      expect(stdout.split('\r\n')[0]).toBe('HTTP/1.1 201 Created');
+    } finally {
+      await server.close();
+    }
   });
 });
