@@ -117,6 +117,39 @@ describe('missing-credentials-401 on a server that acts without credentials', ()
     expect(JSON.stringify(after)).toBe(JSON.stringify(before));
   });
 
+  it('proves an upsert on an unknown id and has cleanup delete what it created', async () => {
+    // Ids of 2e9 and above (the audit's never-issued ids) live here: PUT without credentials creates one.
+    const upserted = new Map<string, unknown>();
+    const deleted: string[] = [];
+    const upserts: Middleware = (req, res, body) => {
+      const id = /^\/v1\/widgets\/(\d{10,})$/.exec(req.url ?? '')?.[1];
+      if (id === undefined) return false;
+      const reply = (status: number, item?: unknown): true => {
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(item === undefined ? undefined : JSON.stringify(item));
+        return true;
+      };
+      if (req.method === 'PUT' && noAuth(req) && isJson(body)) {
+        upserted.set(id, { id: Number(id), ...JSON.parse(body.toString('utf8')) });
+        return reply(201, upserted.get(id));
+      }
+      if (req.method === 'GET' && upserted.has(id)) return reply(200, upserted.get(id));
+      if (req.method === 'DELETE' && !noAuth(req) && upserted.delete(id)) {
+        deleted.push(id);
+        return reply(204);
+      }
+      return false;
+    };
+    const { result } = await auditFixture([missingCredentials401], { api: { middleware: upserts } });
+    const widgets = result.results.find((r) => r.resource === 'widgets')!;
+    expect(widgets.message).toMatch(
+      /CRITICAL: PUT \/v1\/widgets\/(\d+) \[unknown id\] without credentials answered 201, and it acted: it created \/v1\/widgets\/\1 \(readable with the full token\)/,
+    );
+    expect(deleted.length).toBe(1);
+    expect(upserted.size).toBe(0);
+    expect(result.cleanup.leftovers).toEqual([]);
+  });
+
   it('under --read-only sends only reads, malformed bodies and DELETEs of unknown ids, and changes nothing', async () => {
     const seen: Array<{ method: string; url: string; auth: boolean; json: boolean; body: string }> = [];
     const record: Middleware = (req, _res, body) => {
