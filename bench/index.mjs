@@ -8,6 +8,7 @@
 //
 // --profile writes a V8 CPU profile of every audit to bench/profiles/ (see bench/profile-summary.mjs).
 import { spawn } from 'node:child_process';
+import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createExampleApi } from '../dist/src/example-api/index.js';
@@ -48,21 +49,26 @@ function child(script, input, nodeArgs = []) {
   });
 }
 
-/** Wall time of a command in a fresh process (spawn to exit), ms; `{ error }` when it fails. */
+/**
+ * Wall time (spawn to exit) and CPU time of a command in a fresh process, ms; `{ error }` when it
+ * fails. CPU time comes from bench/cpu-report.mjs, preloaded, which writes it on fd 3 at exit.
+ */
 function timed(argv) {
   return new Promise((resolve) => {
     const started = performance.now();
-    const proc = spawn(process.execPath, argv, { stdio: ['ignore', 'ignore', 'pipe'] });
+    const proc = spawn(process.execPath, ['--import', here('./cpu-report.mjs'), ...argv], {
+      stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
+    let report = '';
     proc.stderr.on('data', (chunk) => (stderr += chunk));
+    proc.stdio[3].on('data', (chunk) => (report += chunk));
     proc.on('error', (err) => resolve({ error: err.message }));
-    proc.on('close', (code) =>
-      resolve(
-        code === 0
-          ? { ms: performance.now() - started }
-          : { error: `exit ${code}: ${stderr.trim().split('\n')[0] ?? ''}` },
-      ),
-    );
+    proc.on('close', (code) => {
+      const ms = performance.now() - started;
+      if (code !== 0) resolve({ error: `exit ${code}: ${stderr.trim().split('\n')[0] ?? ''}` });
+      else resolve({ ms, cpuMs: report ? JSON.parse(report).cpuMs : NaN });
+    });
   });
 }
 
@@ -118,6 +124,8 @@ async function measure(resources, demo) {
   }
 }
 
+// The machine's state, printed with the figures: on a busy machine every time is inflated.
+const machine = { cores: cpus().length, loadBefore: loadavg()[0] };
 const rows = [];
 for (const n of [...sizes.map((n) => ({ n, demo: false })), { n: DEFAULT_RESOURCES, demo: true }]) {
   const samples = [];
@@ -136,8 +144,11 @@ for (const command of [['--help'], ['list']]) {
   const failed = runsOf.find((r) => r.error !== undefined);
   cold.push({
     command: `conformance ${command.join(' ')}`,
-    ...(failed ? { error: failed.error } : { ms: median(runsOf.map((r) => r.ms)) }),
+    ...(failed
+      ? { error: failed.error }
+      : { ms: median(runsOf.map((r) => r.ms)), cpuMs: median(runsOf.map((r) => r.cpuMs)) }),
   });
 }
 
-process.stdout.write(renderTable({ rows, cold, runs, concurrency, burst: BENCH_BURST }));
+machine.loadAfter = loadavg()[0];
+process.stdout.write(renderTable({ rows, cold, runs, concurrency, burst: BENCH_BURST, machine }));
