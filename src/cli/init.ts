@@ -36,10 +36,11 @@ export function initOptions<T>(y: Argv<T>) {
       default: [] as string[],
       describe: 'Collections to read with GET (names or paths, comma-separated), with --base-url',
     })
-    .option('out', {
-      type: 'string',
-      default: 'conformance.config.yaml',
-      describe: 'File to write ("-" prints it instead)',
+    .option('out', { type: 'string', default: 'conformance.config.yaml', describe: 'File to write' })
+    .option('print', {
+      type: 'boolean',
+      default: false,
+      describe: 'Print the config instead of writing --out',
     })
     .option('force', { type: 'boolean', default: false, describe: 'Overwrite --out if it exists' })
     .option('timeout', { type: 'number', default: 10000, describe: 'Deadline of one request in ms' });
@@ -50,6 +51,7 @@ export interface InitArgs {
   'base-url'?: string;
   collections: string[];
   out: string;
+  print: boolean;
   force: boolean;
   timeout: number;
 }
@@ -80,7 +82,7 @@ export async function runInit(args: InitArgs, io: Io, cwd = process.cwd()): Prom
     if ('problem' in checked) throw new ConformanceError('E_ARGS', `--base-url ${checked.problem}`);
     baseUrl = checked.url;
   }
-  const toStdout = args.out === '-';
+  const toStdout = args.print || args.out === '-';
   const target = resolve(cwd, args.out);
 
   let starter: Starter;
@@ -138,11 +140,11 @@ export async function runInit(args: InitArgs, io: Io, cwd = process.cwd()): Prom
   return 0;
 }
 
-/** `./x.yaml`-style path from the config's folder to the document (absolute when on another root). */
+/** `./x.yaml`-style path from the config's folder to the document; absolute when it is not below it. */
 function relativeRef(fromDir: string, file: string): string {
   const rel = relative(fromDir, file);
-  if (rel === '' || isAbsolute(rel)) return file;
-  return rel.startsWith('.') ? rel : `./${rel}`;
+  if (rel === '' || isAbsolute(rel) || rel.startsWith('..')) return file;
+  return `./${rel}`;
 }
 
 /** Reads each collection (and one item, and what OPTIONS allows) without changing anything. */

@@ -38,6 +38,8 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
     .wrap(Math.min(110, (io.stdout as { columns?: number }).columns ?? 100))
     .fail((message, err) => {
       failure = err ? (err.message ?? String(err)) : message;
+      // A usage error (unknown flag, bad choice) must stop yargs before it runs the command.
+      if (!err) throw new ConformanceError('E_ARGS', message);
     })
     .command(
       'run',

@@ -239,11 +239,14 @@ function finish(prepared: Prepared, options: ParseOptions): LoadedConfig {
   problems.push(...schemaProblems);
   let config: LoadedConfig | undefined;
   if (schemaProblems.length === 0 && !Array.isArray(prepared.data.resources)) {
-    // Valid without resources only with `openapi`, which loadConfig reads (parseConfigText does not).
-    problems.push({
-      path: ['resources'],
-      message: 'required (the "openapi" document is read by loadConfig only)',
-    });
+    // Valid without resources only with `openapi`, which loadConfig reads (parseConfigText does
+    // not); when its variable is unset, that problem says it all.
+    if (!problems.some((p) => p.kind === 'env' && p.path[0] === 'openapi')) {
+      problems.push({
+        path: ['resources'],
+        message: 'required (the "openapi" document is read by loadConfig only)',
+      });
+    }
   } else if (schemaProblems.length === 0) {
     const built = buildConfig(prepared.data as unknown as RawConfig, {
       // A bad --base-url is reported above; the file's baseUrl is not a fallback for it.

@@ -19,6 +19,25 @@ export interface Body {
   examples: unknown[];
 }
 
+/**
+ * A schema with a local `$ref` followed: dereferencing leaves circular references in place, and
+ * the import needs to see the object they point to (nested ones stay, for ajv to resolve).
+ */
+export function resolveRef(doc: Json, node: unknown): Json | undefined {
+  let current = node;
+  for (let hops = 0; hops < 10 && isObject(current) && typeof current.$ref === 'string'; hops++) {
+    const ref = current.$ref;
+    if (!ref.startsWith('#/')) return undefined;
+    let target: unknown = doc;
+    for (const raw of ref.slice(2).split('/')) {
+      const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+      target = isObject(target) ? target[key] : undefined;
+    }
+    current = target;
+  }
+  return isObject(current) ? current : undefined;
+}
+
 /** The specification version of a parsed document. */
 export function specVersion(doc: Json): SpecVersion {
   if (doc.swagger !== undefined) return '2.0';
@@ -98,7 +117,7 @@ export function requestBodyOf(
     }
     const json = consumes.length === 0 ? 'application/json' : consumes.find(isJsonMediaType);
     if (json === undefined) return { accepts: consumes };
-    const schema = isObject(param.schema) ? param.schema : undefined;
+    const schema = resolveRef(doc, param.schema);
     const examples = param['x-example'] !== undefined ? [param['x-example']] : [];
     return { body: { mediaType: json, schema, examples }, accepts: consumes };
   }
@@ -111,7 +130,7 @@ export function requestBodyOf(
   return {
     body: {
       mediaType,
-      schema: isObject(media.schema) ? media.schema : undefined,
+      schema: resolveRef(doc, media.schema),
       examples: mediaExamples(media),
     },
     accepts,
@@ -125,13 +144,14 @@ export function responseBodyOf(doc: Json, op: Json, statuses: string[]): Body | 
     const response = responses[status];
     if (!isObject(response)) continue;
     if (specVersion(doc) === '2.0') {
-      if (!isObject(response.schema)) continue;
+      const schema = resolveRef(doc, response.schema);
+      if (!schema) continue;
       const examples = isObject(response.examples)
         ? Object.entries(response.examples)
             .filter(([type]) => isJsonMediaType(type))
             .map(([, value]) => value)
         : [];
-      return { mediaType: 'application/json', schema: response.schema, examples };
+      return { mediaType: 'application/json', schema, examples };
     }
     if (!isObject(response.content)) continue;
     const picked = pickJsonMedia(response.content);
@@ -139,7 +159,7 @@ export function responseBodyOf(doc: Json, op: Json, statuses: string[]): Body | 
     const [mediaType, media] = picked;
     return {
       mediaType,
-      schema: isObject(media.schema) ? media.schema : undefined,
+      schema: resolveRef(doc, media.schema),
       examples: mediaExamples(media),
     };
   }

@@ -42,6 +42,7 @@ export async function fetchText(url: string, limits: FetchLimits = DEFAULT_FETCH
   }
   const chunks: Buffer[] = [];
   let size = 0;
+  let complete = false;
   try {
     if (response.statusCode < 200 || response.statusCode > 299) {
       throw new FetchProblem(`cannot fetch ${url}: it answered ${response.statusCode}, expected 200`);
@@ -52,6 +53,7 @@ export async function fetchText(url: string, limits: FetchLimits = DEFAULT_FETCH
         throw new FetchProblem(`cannot fetch ${url}: larger than ${limits.maxBytes} bytes`);
       chunks.push(chunk as Buffer);
     }
+    complete = true;
   } catch (error) {
     if (error instanceof FetchProblem) throw error;
     const reason =
@@ -60,7 +62,11 @@ export async function fetchText(url: string, limits: FetchLimits = DEFAULT_FETCH
         : (error as Error).message;
     throw new FetchProblem(`cannot fetch ${url}: ${reason}`);
   } finally {
-    response.body.destroy();
+    // A body left unread is dropped (its abort is expected, not an error worth an event).
+    if (!complete) {
+      response.body.on('error', () => undefined);
+      response.body.destroy();
+    }
   }
   return Buffer.concat(chunks).toString('utf8');
 }
@@ -94,9 +100,9 @@ export async function mirrorDocument(
     if (seen.size >= limits.maxFiles)
       throw new FetchProblem(`${url}: refers to more than ${limits.maxFiles} files`);
     seen.add(target.href);
+    const file = local(target);
     const text = await fetchText(target.href, limits);
     if (seen.size === 1) mainText = text;
-    const file = local(target);
     await mkdir(dirname(file), { recursive: true });
     await writeFile(file, text);
     let parsed: unknown;

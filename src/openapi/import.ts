@@ -8,6 +8,7 @@ import {
   pathItems,
   PATH_METHODS,
   requestBodyOf,
+  resolveRef,
   responseBodyOf,
   specVersion,
   successStatuses,
@@ -36,6 +37,8 @@ export interface NotProbed {
 export interface DerivedResource {
   name: string;
   path: string;
+  /** The document's item path (`/widgets/{widgetId}`), for messages. */
+  itemPath: string;
   idField?: string;
   operations: Operation[];
   sample?: Record<string, unknown>;
@@ -160,13 +163,21 @@ function deriveResource(
   const readBody = ops.read ? responseBodyOf(doc, ops.read, successStatuses('200')) : undefined;
   const createdBody = ops.create ? responseBodyOf(doc, ops.create, successStatuses('201')) : undefined;
   const listBody = ops.list ? responseBodyOf(doc, ops.list, successStatuses('200')) : undefined;
-  const responseSchema = readBody?.schema ?? createdBody?.schema ?? listItemSchema(listBody?.schema);
+  const responseSchema =
+    readBody?.schema ?? createdBody?.schema ?? resolveRef(doc, listItemSchema(listBody?.schema));
   const itemSchema = responseSchema ? unwrapItemSchema(responseSchema, pair.param) : undefined;
   const { properties } = objectShape(itemSchema);
   const idField =
     pair.param in properties ? pair.param : '_id' in properties && !('id' in properties) ? '_id' : undefined;
 
-  const resource: DerivedResource = { name, path: pair.collection, operations, origin: {}, notes };
+  const resource: DerivedResource = {
+    name,
+    path: pair.collection,
+    itemPath: pair.item,
+    operations,
+    origin: {},
+    notes,
+  };
   if (idField !== undefined && idField !== 'id') resource.idField = idField;
   const id = idField ?? 'id';
 

@@ -52,8 +52,9 @@ export async function loadOpenApi(source: string, options: OpenApiLoadOptions = 
       file = resolve(options.cwd ?? process.cwd(), source);
       text = await readLocal(file, source, limits.maxBytes);
     }
+    // Messages about a fetched document name its URL, not the temp folder it was mirrored to.
     const shownError = (message: string): string =>
-      oneLine(tempDir ? message.split(`${tempDir}/files`).join(new URL(source).origin) : message);
+      tempDir ? message.split(`${tempDir}/files`).join(new URL(source).origin) : message;
     return await validated(file, text, source, shownError, isUrl ? source : undefined);
   } catch (error) {
     if (error instanceof OpenApiError) throw error;
@@ -109,7 +110,7 @@ async function validated(
   try {
     result = await validate(file);
   } catch (error) {
-    throw new OpenApiError([`${source}: ${shownError((error as Error).message)}`]);
+    throw new OpenApiError([oneLine(`${source}: ${shownError((error as Error).message)}`)]);
   }
   if (!result.valid) {
     const dereferenced = await dereference(file, { dereference: { circular: 'ignore' } }).catch(
@@ -129,14 +130,14 @@ async function validated(
   try {
     document = (await dereference(file, { dereference: { circular: 'ignore' } })) as unknown as Json;
   } catch (error) {
-    throw new OpenApiError([`${source}: ${shownError((error as Error).message)}`]);
+    throw new OpenApiError([oneLine(`${source}: ${shownError((error as Error).message)}`)]);
   }
   return {
     document,
     version: specVersion(document),
     source,
     ...(url ? { url } : {}),
-    warnings: result.warnings.map((w) => `${source}: ${shownError(w.message)}`),
+    warnings: result.warnings.map((w) => oneLine(`${source}: ${shownError(w.message)}`)),
   };
 }
 

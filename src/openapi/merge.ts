@@ -4,7 +4,7 @@ import type { DerivedConfig, DerivedResource } from './import.js';
 
 /** The config-file fields of a derived resource (without the import's bookkeeping). */
 export function resourceFields(resource: DerivedResource): Record<string, unknown> {
-  const { origin: _origin, notes: _notes, ...fields } = resource;
+  const { origin: _origin, notes: _notes, itemPath: _itemPath, ...fields } = resource;
   return fields;
 }
 

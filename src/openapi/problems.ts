@@ -29,12 +29,18 @@ export function describeValidationErrors(
     const entry = lines[lineNo - 1];
     const path = entry && entry.text.trim() === framed.trim() ? entry.path : undefined;
     let detail = what;
+    let at = path;
     const extra = /^(\S+) is not expected to be here$/.exec(hint ?? '');
-    if (extra) detail = `unknown key "${extra[1]}"`;
-    else if (hint && !/is missing here$/.test(hint) && !what.includes(hint)) detail = `${what} (${hint})`;
-    if (path === undefined) return oneLine(`${detail}: near ${framed.trim()}`);
+    if (extra) {
+      detail = `unknown key "${extra[1]}"`;
+      // The frame points at the key itself: name the object that holds it.
+      if (at && at[at.length - 1] === extra[1]) at = at.slice(0, -1);
+    } else if (hint && !/is missing here$/.test(hint) && !hint.endsWith(what) && !what.includes(hint)) {
+      detail = `${what} (${hint})`;
+    }
+    if (path === undefined || at === undefined) return oneLine(`${detail}: near ${framed.trim()}`);
     const line = lineOf(path);
-    const where = formatPath(path) || '(top level)';
+    const where = formatPath(at) || '(top level)';
     return oneLine(`${where}: ${detail}${line ? ` (line ${line})` : ''}`);
   });
 }

@@ -131,7 +131,7 @@ export function starterFromDerived(
   derived: DerivedConfig,
   options: { document: string; openapi: string; baseUrl?: string },
 ): Starter {
-  const described = derived.title ? `${derived.title} (${version(derived)})` : version(derived);
+  const described = derived.title ? `"${derived.title}", ${version(derived)}` : version(derived);
   const derivedUrl = 'baseUrl' in derived.baseUrl ? derived.baseUrl.baseUrl : undefined;
   const baseUrl = options.baseUrl ?? derivedUrl;
   const origin = {
@@ -164,10 +164,7 @@ export function starterFromDerived(
       ...(r.update ? { update: r.update } : {}),
       ...(r.invalid && r.invalid.length > 0 ? { invalid: r.invalid } : {}),
       ...(r.idempotencyKey ? { idempotencyKey: true } : {}),
-      about: [
-        `${r.name}: ${r.path} and ${r.path}/{${r.idField ?? 'id'}}`,
-        ...r.notes.map((n) => `note: ${n}`),
-      ],
+      about: [`${r.name}: ${r.path} and ${r.itemPath}`, ...r.notes.map((n) => `note: ${n}`)],
       keyComments: {
         ...(r.origin.sample ? { sample: `Valid POST body: ${origin[r.origin.sample]}.` } : {}),
         ...(r.origin.replace ? { replace: `Valid PUT body: ${origin[r.origin.replace]}.` } : {}),
