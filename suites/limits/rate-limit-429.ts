@@ -25,6 +25,8 @@ export interface BurstOutcome {
   refusal?: { exchange: Exchange; why: string };
   /** The last answer received (evidence when no 429 came). */
   last: Exchange;
+  /** How long the burst took, first request included (ms). */
+  durationMs: number;
 }
 
 /** The run's one burst: the first check to ask sends it, the other judges the same outcome. */
@@ -34,24 +36,41 @@ export function rateLimitBurst(ctx: CheckContext): Promise<BurstOutcome> {
 
 async function burst(ctx: CheckContext): Promise<BurstOutcome> {
   const { path, idField, unknownItem } = await cheapGet(ctx);
+  const started = performance.now();
   const send = (): Promise<Exchange> => ctx.send({ method: 'GET', path, retryOn429: false });
   // The first request alone: its answer is what "not refused" looks like for this GET.
   const baseline = await send();
-  const outcome: BurstOutcome = { path, idField, unknownItem, sent: 1, baseline, last: baseline };
+  const outcome: BurstOutcome = {
+    path,
+    idField,
+    unknownItem,
+    sent: 1,
+    baseline,
+    last: baseline,
+    durationMs: 0,
+  };
   if (baseline.status === 429) {
     outcome.limited = { exchange: baseline, at: Date.now() };
     return outcome;
   }
-  const usual = unusable(baseline, unknownItem, idField);
-  if (usual !== undefined) {
-    return ctx.skip(`${answered(baseline)} before the burst (${usual}): a refusal could not be told from it`);
+  const broken = unusable(baseline, unknownItem, idField);
+  if (broken !== undefined) {
+    return ctx.skip(
+      `no burst sent: ${answered(baseline)} (${broken}), so a refusal could not be told from the usual answer`,
+    );
   }
   const max = ctx.config.rateLimit.maxRequests;
   let stop = false;
   const worker = async (): Promise<void> => {
     while (!stop && outcome.sent < max) {
       outcome.sent++;
-      const x = await send();
+      let x: Exchange;
+      try {
+        x = await send();
+      } catch (err) {
+        stop = true; // a skip (interrupted, the service stopped answering) ends every worker
+        throw err;
+      }
       outcome.last = x;
       if (x.status === 429) {
         outcome.limited ??= { exchange: x, at: Date.now() };
@@ -67,6 +86,7 @@ async function burst(ctx: CheckContext): Promise<BurstOutcome> {
   };
   const workers = Math.max(1, Math.min(BURST_CONCURRENCY, max - 1));
   await Promise.all(Array.from({ length: workers }, worker));
+  outcome.durationMs = Math.round(performance.now() - started);
   return outcome;
 }
 
@@ -85,7 +105,8 @@ async function cheapGet(ctx: CheckContext): Promise<{ path: string; idField: str
 
 /** Why the first answer cannot serve as the usual answer, if it cannot. */
 function unusable(x: Exchange, unknownItem: boolean, idField: string): string | undefined {
-  if (x.status === undefined) return `no answer: ${x.error?.message ?? 'no response'}`;
+  // A broken answer (time-out, reset, a body past the cap) must not be repeated hundreds of times.
+  if (x.status === undefined || x.error) return `no complete answer: ${x.error?.message ?? 'no response'}`;
   if (unknownItem ? x.status !== 404 && !is2xx(x) : !is2xx(x)) return 'not the answer of a working read';
   if (is2xx(x) && isObject(x.json) && errorShape(x.json, idField, '')) return 'a 2xx with an error body';
   return undefined;
@@ -130,8 +151,11 @@ export default defineCheck({
       return;
     }
     if (!outcome.limited && ctx.config.rateLimit.expected) {
+      // The rate tells a limit the audit could not reach (a slow link, --max-rps) from a missing one.
+      const seconds = (outcome.durationMs / 1000).toFixed(1);
+      const perSecond = Math.round((outcome.sent * 1000) / Math.max(1, outcome.durationMs));
       ctx.fail({
-        message: `sent ${outcome.sent} requests ${where} (up to ${BURST_CONCURRENCY} at a time, rateLimit.maxRequests = ${ctx.config.rateLimit.maxRequests}) and none was answered 429, but rateLimit.expected is true`,
+        message: `sent ${outcome.sent} requests ${where} in ${seconds} s (${perSecond} per second, up to ${BURST_CONCURRENCY} at a time; rateLimit.maxRequests = ${ctx.config.rateLimit.maxRequests}) and none was answered 429, but rateLimit.expected is true`,
         evidence: [outcome.last],
       });
     }

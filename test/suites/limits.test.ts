@@ -1,5 +1,6 @@
 // CheckTester cases for LIM-429: refusals other than 429, and no 429 within the bound while one is expected.
-import { CheckTester } from '../../src/testing/check-tester.js';
+import { describe, expect, it } from '@jest/globals';
+import { auditFixture, CheckTester } from '../../src/testing/check-tester.js';
 import rateLimit429 from '../../suites/limits/rate-limit-429.js';
 import { VALID_VARIANTS } from './valid-variants.js';
 import { limited, VALID_429S, withLowLimit, withRateLimit } from './limits-fixtures.js';
@@ -59,4 +60,23 @@ tester.run(rateLimit429, {
       message: /sent 120 requests GET \/v1\/widgets .* none was answered 429, but rateLimit.expected is true/,
     },
   ],
+});
+
+describe('rate-limit-429 on a broken GET', () => {
+  it('sends no burst when the first answer is broken, and says why', async () => {
+    let gets = 0;
+    const { result } = await auditFixture([rateLimit429], {
+      api: {
+        middleware: (req) => {
+          if (req.method !== 'GET' || req.url !== '/v1/widgets') return false;
+          gets++;
+          req.socket.destroy();
+          return true;
+        },
+      },
+    });
+    expect(result.results[0].status).toBe('skipped');
+    expect(result.results[0].message).toMatch(/^no burst sent: GET \/v1\/widgets answered nothing \(/);
+    expect(gets).toBe(1);
+  });
 });

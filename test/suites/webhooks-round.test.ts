@@ -7,6 +7,8 @@ import webhookSignature from '../../suites/webhooks/webhook-signature.js';
 import { reporters } from '../../src/reporters/index.js';
 import { delivering, hmac, SECRET, withHooks } from './webhooks-fixtures.js';
 import type { FixtureCase } from '../../src/testing/check-tester.js';
+import { parseConfigText } from '../../src/config/load.js';
+import { configError } from '../config/helpers.js';
 
 const HOOKS = [webhookDelivery, webhookSignature];
 
@@ -189,5 +191,37 @@ describe('skips', () => {
       status: 'skipped',
       message: 'update on widgets: widgets does not declare the update operation',
     });
+  });
+});
+
+describe('config', () => {
+  const base = `baseUrl: http://127.0.0.1:1/v1
+resources: [{ name: widgets, path: /widgets }]
+webhooks:
+  subscribe: { path: /webhooks, body: { url: '{{receiverUrl}}' } }
+  expect: [{ after: { resource: widgets, operation: create }, event: widget.created }]
+`;
+
+  it('reads webhooks.receiver and rateLimit.maxWaitMs', () => {
+    const config = parseConfigText(
+      `${base}  receiver: { host: 0.0.0.0, port: 8085, publicUrl: 'https://hooks.example.net/a' }\nrateLimit: { maxWaitMs: 5000 }\n`,
+      { source: 'c.yaml' },
+    );
+    expect(config.webhooks?.receiver).toEqual({
+      host: '0.0.0.0',
+      port: 8085,
+      publicUrl: 'https://hooks.example.net/a',
+    });
+    expect(config.rateLimit.maxWaitMs).toBe(5000);
+  });
+
+  it('names unknown receiver keys and a publicUrl that is not a URL', () => {
+    const error = configError(() =>
+      parseConfigText(`${base}  receiver: { hots: a, publicUrl: hooks.example.net }\n`, { source: 'c.yaml' }),
+    );
+    expect(error.problems.join('\n')).toMatch(/webhooks\.receiver.*hots/);
+    expect(error.problems.join('\n')).toMatch(
+      /webhooks\.receiver\.publicUrl: must be an absolute http\(s\) URL/,
+    );
   });
 });
