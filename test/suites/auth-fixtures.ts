@@ -74,3 +74,32 @@ export function dropHeader(headers: Record<string, string>, name: string): strin
   delete headers[key];
   return value;
 }
+
+/**
+ * Adds `meta.requestId`, new on every answer, beside the `data` of enveloped bodies: metadata of
+ * the answer, not of the resource, so no comparison of state may count it as a change.
+ */
+export const stampEnvelopes: Middleware = (_req, res) => {
+  const writeHead = res.writeHead.bind(res) as (
+    status: number,
+    headers?: Record<string, string>,
+  ) => ServerResponse;
+  const end = res.end.bind(res) as (chunk?: string | Buffer) => ServerResponse;
+  (res as { writeHead: unknown }).writeHead = (status: number, headers: Record<string, string> = {}) => {
+    const copy = { ...headers };
+    dropHeader(copy, 'content-length');
+    return writeHead(status, copy);
+  };
+  (res as { end: unknown }).end = (chunk?: string | Buffer) => {
+    try {
+      const body = JSON.parse(String(chunk)) as Record<string, unknown>;
+      if (body && typeof body === 'object' && 'data' in body) {
+        return end(JSON.stringify({ ...body, meta: { requestId: Math.random().toString(36).slice(2) } }));
+      }
+    } catch {
+      // Not JSON: left as it is.
+    }
+    return end(chunk);
+  };
+  return false;
+};

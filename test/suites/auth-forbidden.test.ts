@@ -3,7 +3,17 @@ import { describe, expect, it } from '@jest/globals';
 import { auditFixture, CheckTester } from '../../src/testing/check-tester.js';
 import forbidden403 from '../../suites/auth/forbidden-403.js';
 import { VALID_VARIANTS } from './valid-variants.js';
-import { actAsFull, answer, auth, chain, isItem, isWrite, LIMITED, rewriteReply } from './auth-fixtures.js';
+import {
+  actAsFull,
+  answer,
+  auth,
+  chain,
+  isItem,
+  isWrite,
+  LIMITED,
+  rewriteReply,
+  stampEnvelopes,
+} from './auth-fixtures.js';
 
 const limited = (req: Parameters<typeof auth>[0]): boolean => auth(req) === `Bearer ${LIMITED}`;
 const limitedWrite = (req: Parameters<typeof auth>[0]): boolean => limited(req) && isWrite(req);
@@ -11,6 +21,10 @@ const limitedWrite = (req: Parameters<typeof auth>[0]): boolean => limited(req) 
 new CheckTester().run(forbidden403, {
   valid: [
     ...VALID_VARIANTS,
+    {
+      name: 'envelopes carrying a request id that differs on every answer',
+      api: { variant: { itemStyle: 'envelope-data' }, middleware: stampEnvelopes },
+    },
     {
       name: 'the limited token allowed everything not declared forbidden',
       api: { middleware: actAsFull((req) => limited(req) && req.method !== 'DELETE') },

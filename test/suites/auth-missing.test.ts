@@ -4,7 +4,7 @@ import type { Middleware } from '../../src/example-api/index.js';
 import { auditFixture, CheckTester } from '../../src/testing/check-tester.js';
 import missingCredentials401 from '../../suites/auth/missing-credentials-401.js';
 import { VALID_VARIANTS } from './valid-variants.js';
-import { actAsFull, answer, FULL, isItem, isJson, isWrite, noAuth } from './auth-fixtures.js';
+import { actAsFull, answer, FULL, isItem, isJson, isWrite, noAuth, stampEnvelopes } from './auth-fixtures.js';
 
 /** Judges existence before authentication: an unknown item answers 404 even without credentials. */
 const existenceFirst: Middleware = async (req, res) => {
@@ -22,6 +22,10 @@ const existenceFirst: Middleware = async (req, res) => {
 new CheckTester().run(missingCredentials401, {
   valid: [
     ...VALID_VARIANTS,
+    {
+      name: 'envelopes carrying a request id that differs on every answer',
+      api: { variant: { itemStyle: 'envelope-data' }, middleware: stampEnvelopes },
+    },
     {
       name: '401 with a bare JSON string as body',
       api: {

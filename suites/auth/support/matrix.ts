@@ -5,7 +5,7 @@ import { listIds } from '../../../src/core/shapes.js';
 import { is2xx } from '../../../src/core/verdicts.js';
 import type { Credential } from './credentials.js';
 import { allowedReadOnly, mayAct, requestOf, type Probe } from './probes.js';
-import { changesBetween, pathOf, readCreated, readState, stateEvidence } from './state.js';
+import { compareState, pathOf, readCreated, readState } from './state.js';
 
 /** One request of the matrix and what came of it. */
 export interface Outcome {
@@ -105,12 +105,11 @@ export async function runMatrix(
     result.outcomes.push(outcome);
     if (outcome.exchange.status === options.expected && !options.verifyRefused) continue;
     const after = await readState(ctx, r, paths.known);
-    const changes = changesBetween(r, baseline, after);
-    let evidence = stateEvidence(baseline, after);
+    let { changes, evidence } = compareState(r, baseline, after);
     if (pair.probe.method === 'POST' && is2xx(outcome.exchange)) {
       const created = await readCreated(ctx, r, outcome.exchange);
       if (created) {
-        changes.unshift(`it created ${pathOf(created)} (readable with the full token)`);
+        changes = [`it created ${pathOf(created)} (readable with the full token)`, ...changes];
         evidence = [created];
       }
     }
@@ -125,8 +124,8 @@ export async function runMatrix(
   }
   if (!options.verifyRefused) {
     const final = await readState(ctx, r, paths.known);
-    const changes = changesBetween(r, baseline, final);
-    if (changes.length > 0) result.unexplained = { changes, evidence: stateEvidence(baseline, final) };
+    const change = compareState(r, baseline, final);
+    if (change.changes.length > 0) result.unexplained = change;
   }
   return result;
 }

@@ -1,7 +1,14 @@
 // Reading a resource's state with the full token before and after a request, to prove whether it acted.
 import type { CheckContext, Exchange } from '../../../src/core/check.js';
 import type { ResourceConfig } from '../../../src/core/types.js';
-import { deepEqual, diffPaths, idOf, listIds, unwrapItem } from '../../../src/core/shapes.js';
+import {
+  deepEqual,
+  diffPaths,
+  idOf,
+  unwrapItem,
+  unwrapItemLoose,
+  unwrapList,
+} from '../../../src/core/shapes.js';
 import { answered, is2xx } from '../../../src/core/verdicts.js';
 
 /** The path of an exchange's URL, for messages ("/v1/widgets/5"). */
@@ -28,52 +35,65 @@ export async function readState(ctx: CheckContext, r: ResourceConfig, itemPath?:
   return { list, item };
 }
 
+/** What changed between two reads, in words, with the reads after that show it. */
+export interface StateChange {
+  changes: string[];
+  evidence: Exchange[];
+}
+
 /**
- * What changed between two reads, in words; empty when nothing observable did. Server-managed
- * fields count too: a request that should have been refused must not even touch `updatedAt`.
+ * What changed between two reads; no changes when nothing observable did. Items are compared
+ * unwrapped and lists item by item (by id), so envelope metadata that differs on every answer
+ * (request ids, timestamps of the answer) is no change. Server-managed fields of the items count:
+ * a request that should have been refused must not even touch `updatedAt`.
  */
-export function changesBetween(r: ResourceConfig, before: StateView, after: StateView): string[] {
-  const out: string[] = [];
-  if (before.item && after.item && before.item.status === 200) {
+export function compareState(r: ResourceConfig, before: StateView, after: StateView): StateChange {
+  const out: StateChange = { changes: [], evidence: [] };
+  if (before.item?.status === 200 && after.item) {
+    const was = unwrapItemLoose(before.item.json, r.idField);
+    const now = unwrapItemLoose(after.item.json, r.idField);
     if (after.item.status !== 200) {
-      out.push(`the item is gone (${answered(after.item)} with the full token)`);
-    } else if (!deepEqual(before.item.json, after.item.json)) {
-      out.push(`the item changed: ${diffPaths(before.item.json, after.item.json).join(', ')}`);
+      out.changes.push(`the item is gone (${answered(after.item)} with the full token)`);
+      out.evidence.push(after.item);
+    } else if (!deepEqual(was, now)) {
+      out.changes.push(`the item changed: ${diffPaths(was, now).join(', ')}`);
+      out.evidence.push(after.item);
     }
   }
-  if (
-    before.list?.status === 200 &&
-    after.list?.status === 200 &&
-    !deepEqual(before.list.json, after.list.json)
-  ) {
-    const was = listIds(before.list.json, r.idField, r.name);
-    const now = listIds(after.list.json, r.idField, r.name);
-    if (was && now) {
-      const added = now.filter((id) => !was.includes(id));
-      const removed = was.filter((id) => !now.includes(id));
-      if (added.length > 0)
-        out.push(`new items in the collection: ${r.idField} ${added.slice(0, 5).join(', ')}`);
-      if (removed.length > 0)
-        out.push(`items vanished from the collection: ${r.idField} ${removed.slice(0, 5).join(', ')}`);
-      if (added.length === 0 && removed.length === 0 && out.length === 0)
-        out.push(`the collection changed: ${diffPaths(before.list.json, after.list.json).join(', ')}`);
-    } else if (out.length === 0) {
-      out.push(`the collection changed: ${diffPaths(before.list.json, after.list.json).join(', ')}`);
+  const was = before.list?.status === 200 ? itemsById(r, before.list.json) : undefined;
+  const now = after.list?.status === 200 ? itemsById(r, after.list.json) : undefined;
+  if (was && now && after.list) {
+    const ids = (m: Map<string, unknown>, other: Map<string, unknown>): string[] =>
+      [...m.keys()].filter((id) => !other.has(id)).slice(0, 5);
+    const added = ids(now, was);
+    const removed = ids(was, now);
+    // Items changed in place are already told by the item read, when there is one.
+    const changed =
+      out.changes.length > 0
+        ? []
+        : [...was.keys()].filter((id) => now.has(id) && !deepEqual(was.get(id), now.get(id)));
+    if (added.length > 0) out.changes.push(`new items in the collection: ${r.idField} ${added.join(', ')}`);
+    if (removed.length > 0)
+      out.changes.push(`items vanished from the collection: ${r.idField} ${removed.join(', ')}`);
+    if (changed.length > 0) {
+      const first = changed[0];
+      out.changes.push(
+        `items changed in the collection: ${r.idField} ${changed.slice(0, 5).join(', ')} (${first}: ${diffPaths(was.get(first), now.get(first)).join(', ')})`,
+      );
     }
+    if (added.length + removed.length + changed.length > 0) out.evidence.push(after.list);
   }
   return out;
 }
 
-/**
- * The reads after the request that show a change (the message states the difference; reports
- * keep few evidence items per result, so the reads before it are left out).
- */
-export function stateEvidence(before: StateView, after: StateView): Exchange[] {
-  const out: Exchange[] = [];
-  for (const key of ['item', 'list'] as const) {
-    const b = before[key];
-    const a = after[key];
-    if (b && a && (b.status !== a.status || !deepEqual(b.json, a.json))) out.push(a);
+/** The items of a list body keyed by id; undefined when the body is not a recognisable list. */
+function itemsById(r: ResourceConfig, body: unknown): Map<string, unknown> | undefined {
+  const list = unwrapList(body, r.name);
+  if (!list) return undefined;
+  const out = new Map<string, unknown>();
+  for (const item of list) {
+    const id = idOf(item, r.idField);
+    if (id !== undefined) out.set(id, item);
   }
   return out;
 }
