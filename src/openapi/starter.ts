@@ -111,7 +111,7 @@ export function renderStarter(starter: Starter): string {
   }
   if (starter.notProbed && starter.notProbed.length > 0) {
     doc.comment = [
-      ' Paths of the document that are not probed (still linted for RES-NOUN):',
+      ' Paths of the document that are not probed:',
       ...starter.notProbed.map((n) => `   ${n.path}: ${n.reason}`),
     ].join('\n');
   }

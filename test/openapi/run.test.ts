@@ -90,6 +90,38 @@ describe('conformance run --openapi <file> --base-url <url>, with only tokens in
     }
   });
 
+  it('says before the run that a non-bearer security scheme is not supported', async () => {
+    const dir = await tempFolder();
+    const file = join(dir, 'api-key.yaml');
+    const text = readFileSync(fixture('widgets-31.yaml'), 'utf8').replace(
+      'bearer: { type: http, scheme: bearer }',
+      'bearer: { type: apiKey, in: header, name: X-API-Key }',
+    );
+    await writeFile(file, text);
+    const server = await startExampleFixture();
+    try {
+      const r = await cli(
+        [
+          'run',
+          '--openapi',
+          file,
+          '--base-url',
+          server.baseUrl,
+          '--out',
+          await tempFolder(),
+          '--only',
+          'MTH-READ',
+        ],
+        tokenEnv(server),
+      );
+      expect(r.stderr).toContain(
+        `conformance: note: ${file}: security scheme "bearer" (API key in header "X-API-Key") is not supported: the audit authenticates with "Authorization: Bearer <token>" only`,
+      );
+    } finally {
+      await server.close();
+    }
+  });
+
   it('without --base-url, a relative server URL is a clear error (exit 2)', async () => {
     const r = await cli(['run', '--openapi', fixture('petstore-30-refs', 'openapi.yaml')], {});
     expect(r.code).toBe(2);
