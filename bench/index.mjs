@@ -8,7 +8,9 @@
 //
 // --profile writes a V8 CPU profile of every audit to bench/profiles/ (see bench/profile-summary.mjs).
 import { spawn } from 'node:child_process';
-import { cpus, loadavg } from 'node:os';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createExampleApi } from '../dist/src/example-api/index.js';
@@ -83,12 +85,44 @@ function medianRun(list, key = 'wallMs') {
   return list.find((x) => x[key] === m);
 }
 
-/** One audit and one loop against a fresh example API; `demo` keeps the demo's API and config. */
+/** Request headers the replay sends again (connection handling is the replaying client's own). */
+const HOP_BY_HOP = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive']);
+
+/**
+ * A server-side recorder (the example API's middleware hook): every request as it arrived, for the
+ * replay loop. Webhook subscriptions are left out: replayed, they would point at a receiver that is gone.
+ */
+function recorder() {
+  const requests = [];
+  const middleware = (req, _res, body) => {
+    if (!/\/webhooks(\/|$)/.test(req.url ?? '')) {
+      const headers = Object.fromEntries(
+        Object.entries(req.headers).filter(([name]) => !HOP_BY_HOP.has(name)),
+      );
+      requests.push({
+        method: req.method,
+        path: req.url,
+        headers,
+        ...(body.length > 0 ? { body: body.toString('base64') } : {}),
+      });
+    }
+    return false;
+  };
+  return { requests, middleware };
+}
+
+/**
+ * One audit against a fresh example API, then the baselines: a plain loop of as many GETs against
+ * the same server, and a replay of the audit's own requests against a fresh one. `demo` keeps the
+ * demo's API and config, and has no baseline.
+ */
 async function measure(resources, demo) {
-  const api = createExampleApi(
-    demo ? {} : { extraResources: resources - DEFAULT_RESOURCES, rateLimit: false },
-  );
+  const options = demo ? {} : { extraResources: resources - DEFAULT_RESOURCES, rateLimit: false };
+  const record = recorder();
+  const api = createExampleApi(demo ? options : { ...options, middleware: record.middleware });
   const { baseUrl } = await api.listen(0, '127.0.0.1');
+  let audit;
+  let loop;
   try {
     const nodeArgs = args.profile
       ? [
@@ -99,7 +133,7 @@ async function measure(resources, demo) {
           `audit-${demo ? 'demo' : resources}-${Date.now()}.cpuprofile`,
         ]
       : [];
-    const audit = await child(
+    audit = await child(
       here('./audit.mjs'),
       {
         baseUrl,
@@ -112,15 +146,26 @@ async function measure(resources, demo) {
       nodeArgs,
     );
     if (demo) return { audit };
-    const loop = await child(here('./loop.mjs'), {
+    loop = await child(here('./loop.mjs'), {
       url: `${baseUrl}/widgets/1`,
       count: audit.requests,
       concurrency,
       token: api.tokens.full,
     });
-    return { audit, loop };
   } finally {
     await api.close();
+  }
+  const dir = await mkdtemp(join(tmpdir(), 'conformance-bench-'));
+  const fresh = createExampleApi(options);
+  try {
+    const file = join(dir, 'requests.json');
+    await writeFile(file, JSON.stringify(record.requests));
+    const served = await fresh.listen(0, '127.0.0.1');
+    const replay = await child(here('./replay.mjs'), { origin: served.origin, file, concurrency });
+    return { audit, loop, replay };
+  } finally {
+    await fresh.close();
+    await rm(dir, { recursive: true, force: true });
   }
 }
 
@@ -132,7 +177,8 @@ for (const n of [...sizes.map((n) => ({ n, demo: false })), { n: DEFAULT_RESOURC
   for (let i = 0; i < runs; i++) samples.push(await measure(n.n, n.demo));
   const audit = medianRun(samples.map((s) => s.audit));
   const loop = n.demo ? undefined : medianRun(samples.map((s) => s.loop));
-  rows.push({ ...n, audit, loop, peakRss: Math.max(...samples.map((s) => s.audit.peakRss)) });
+  const replay = n.demo ? undefined : medianRun(samples.map((s) => s.replay));
+  rows.push({ ...n, audit, loop, replay, peakRss: Math.max(...samples.map((s) => s.audit.peakRss)) });
   process.stderr.write(`bench: N=${n.n}${n.demo ? ' (demo)' : ''} done\n`);
 }
 

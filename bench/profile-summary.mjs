@@ -1,11 +1,12 @@
 // Summarises a V8 .cpuprofile (from `npm run bench -- --profile`): self time by area and by function.
 //
 //   node bench/profile-summary.mjs bench/profiles/audit-50-<stamp>.cpuprofile [--top 25]
+//     [--inclusive compileItemSchema,inspect,toExchange]   (time with the function anywhere on the stack)
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
 const { values, positionals } = parseArgs({
-  options: { top: { type: 'string', default: '25' } },
+  options: { top: { type: 'string', default: '25' }, inclusive: { type: 'string', default: '' } },
   allowPositionals: true,
 });
 if (positionals.length === 0) {
@@ -40,6 +41,20 @@ for (const file of positionals) {
     const key = `${f.functionName || '(anonymous)'} ${f.url ? `${f.url.replace(/^.*\/(dist|node_modules)\//, '$1/')}:${f.lineNumber + 1}` : ''}`;
     functions.set(key, (functions.get(key) ?? 0) + us);
   }
+  // Inclusive time: samples whose stack holds a frame of the named function (counted once each).
+  const parentOf = new Map();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parentOf.set(c, n.id);
+  const wanted = values.inclusive.split(',').filter(Boolean);
+  const inclusive = new Map(wanted.map((w) => [w, 0]));
+  if (wanted.length > 0) {
+    profile.samples.forEach((id, i) => {
+      const names = new Set();
+      for (let at = id; at !== undefined; at = parentOf.get(at))
+        names.add(byId.get(at).callFrame.functionName);
+      for (const w of wanted)
+        if (names.has(w)) inclusive.set(w, inclusive.get(w) + (profile.timeDeltas[i] ?? 0));
+    });
+  }
   const top = Number(values.top);
   const show = (map) =>
     [...map]
@@ -51,6 +66,7 @@ for (const file of positionals) {
       )
       .join('\n');
   process.stdout.write(
-    `${file}: ${(total / 1000).toFixed(0)} ms sampled\n\nself time by area:\n${show(areas)}\n\nself time by function:\n${show(functions)}\n\n`,
+    `${file}: ${(total / 1000).toFixed(0)} ms sampled\n\nself time by area:\n${show(areas)}\n\nself time by function:\n${show(functions)}\n\n` +
+      (wanted.length > 0 ? `inclusive time (function on the stack):\n${show(inclusive)}\n\n` : ''),
   );
 }
