@@ -196,7 +196,7 @@ function deriveResource(
   if (sample) {
     resource.sample = sample.value;
     resource.origin.sample = sample.from;
-    resource.invalid = invalidPayloads(sample.value, post?.schema);
+    resource.invalid = invalidPayloads(sample.value, post?.schema, id);
   } else if (ops.create && post)
     notes.push('no JSON object sample could be made for POST: add `sample` in the config');
 

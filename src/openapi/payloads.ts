@@ -26,7 +26,7 @@ export function samplePayload(
 ): Payload | undefined {
   if (!body) return undefined;
   const example = [...body.examples, ...schemaExamples(body.schema)].find(isObject);
-  if (example) return { value: stripManaged(example, body.schema, idField), from: 'example' };
+  if (example) return { value: stripManaged(example, body.schema, idField, false), from: 'example' };
   if (!body.schema || examplesOnly) return undefined;
   let generated: unknown;
   try {
@@ -35,7 +35,7 @@ export function samplePayload(
     return undefined;
   }
   if (!isObject(generated)) return undefined;
-  return { value: stripManaged(generated, body.schema, idField), from: 'generated' };
+  return { value: stripManaged(generated, body.schema, idField, true), from: 'generated' };
 }
 
 /** Examples written on the schema itself: `example` (2.0, 3.0) and `examples` (3.1, JSON Schema). */
@@ -46,17 +46,30 @@ function schemaExamples(schema: Json | undefined): unknown[] {
   );
 }
 
-/** Drops read-only properties and, unless the schema requires them, the id and server-managed fields. */
-function stripManaged(value: Record<string, unknown>, schema: Json | undefined, idField: string) {
+/**
+ * Drops read-only properties, and the id and server-managed fields: always from a generated body
+ * (one schema for requests and responses often "requires" the id), from an example only when the
+ * schema does not require them (its author wrote them on purpose).
+ */
+function stripManaged(
+  value: Record<string, unknown>,
+  schema: Json | undefined,
+  idField: string,
+  generated: boolean,
+) {
   const { properties, required } = objectShape(schema);
   const out: Record<string, unknown> = {};
   for (const [key, inner] of Object.entries(value)) {
     if (properties[key]?.readOnly === true) continue;
-    const managed = key === idField || key === 'id' || VOLATILE_FIELDS.includes(key);
-    if (managed && !required.includes(key)) continue;
+    if (isManaged(key, idField) && (generated || !required.includes(key))) continue;
     out[key] = structuredClone(inner);
   }
   return out;
+}
+
+/** The id and the fields servers manage themselves (timestamps, versions, etags). */
+function isManaged(key: string, idField: string): boolean {
+  return key === idField || key === 'id' || key === '_id' || VOLATILE_FIELDS.includes(key);
 }
 
 /** Field names that hold another resource's id (`widgetId`, `owner_id`, `parentID`). */
@@ -136,20 +149,26 @@ export function patchPayload(sample: Record<string, unknown>, patchSchema: Json 
 /**
  * Bodies the service must refuse with 400, derived from the sample and the schema: the sample
  * without each required field, then the sample with each typed field given a value of another
- * JSON type. Fields the schema does not type (or types as "anything") are left alone.
+ * JSON type. Left alone: fields the schema does not type (or types as "anything"), required
+ * fields with a default (a service may fill it in), and the id and server-managed fields.
  */
-export function invalidPayloads(sample: Record<string, unknown>, schema: Json | undefined): unknown[] {
+export function invalidPayloads(
+  sample: Record<string, unknown>,
+  schema: Json | undefined,
+  idField: string,
+): unknown[] {
   const { properties, required } = objectShape(schema);
   const out: unknown[] = [];
+  const judged = (key: string): boolean => properties[key]?.readOnly !== true && !isManaged(key, idField);
   for (const key of required) {
-    if (!(key in sample) || properties[key]?.readOnly === true) continue;
+    if (!(key in sample) || !judged(key) || properties[key]?.default !== undefined) continue;
     const copy = { ...sample };
     delete copy[key];
     out.push(copy);
   }
   for (const key of Object.keys(sample)) {
     const prop = properties[key];
-    if (!prop || prop.readOnly === true) continue;
+    if (!prop || !judged(key)) continue;
     const wrong = wrongTypeValue(typesOf(prop));
     if (wrong !== undefined) out.push({ ...sample, [key]: wrong });
   }

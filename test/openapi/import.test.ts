@@ -147,6 +147,33 @@ describe('payloads', () => {
     expect(widgets.origin).toEqual({ sample: 'generated', replace: 'varied', update: 'varied' });
   });
 
+  it('one schema for requests and responses that requires the id: no id is sent, none is judged missing', async () => {
+    const shared = {
+      type: 'object',
+      required: ['id', 'name', 'createdAt', 'size'],
+      properties: {
+        id: { type: 'integer' },
+        name: { type: 'string' },
+        createdAt: { type: 'string', format: 'date-time' },
+        size: { type: 'integer', default: 1 },
+      },
+    };
+    const derived = await derive({
+      paths: {
+        '/things': { post: { requestBody: json(shared), responses: ok } },
+        '/things/{id}': { parameters: [idParam()], get: { responses: ok } },
+      },
+    });
+    const things = byName(derived, 'things');
+    expect(things.sample).toEqual({ name: 'string', size: 1 });
+    // name missing; then wrong types. size has a default: a service may fill it in when missing.
+    expect(things.invalid).toEqual([
+      { size: 1 },
+      { name: 12345, size: 1 },
+      { name: 'string', size: 'not-an-integer' },
+    ]);
+  });
+
   it('a PUT example equal to the sample (one schema example for both) is changed so the PUT shows', async () => {
     const derived = await deriveFile(fixture('widgets-swagger2.json'));
     const widgets = byName(derived, 'widgets');
