@@ -1,6 +1,7 @@
 // The bundled example API: an in-memory service that follows CONVENTIONS.md, with variants and breaks for tests.
 export { createExampleApi, type ExampleApi } from './server.js';
 export type { ExampleApiOptions, Variant, RateLimitOptions, Middleware } from './options.js';
+export { DEFAULT_RATE_LIMIT } from './options.js';
 export { BREAK_DESCRIPTIONS, BREAK_NAMES, type Breaks } from './breaks.js';
 export {
   defaultResources,

@@ -37,7 +37,19 @@ export interface RateLimitOptions {
    * aligned to multiples of `windowMs` (a burst across a boundary may then meet no 429).
    */
   window?: 'sliding' | 'fixed';
+  /**
+   * What one budget covers: `token` (default when options are given) counts every request of a
+   * token; `endpoint` counts per token, method and path, as APIs with per-route limits do.
+   */
+  scope?: 'token' | 'endpoint';
 }
+
+/**
+ * The built-in limit: 150 requests per second per token and endpoint. Per endpoint, so that a
+ * concurrent burst on one URL meets a 429 however fast the machine is, while the audit's ordinary
+ * checks (a few dozen requests per URL) never do.
+ */
+export const DEFAULT_RATE_LIMIT: RateLimitOptions = { limit: 150, windowMs: 1000, scope: 'endpoint' };
 
 /**
  * Called for every request after its body is read and before anything else (authentication
@@ -58,7 +70,7 @@ export interface ExampleApiOptions {
   webhookSecret?: string;
   /** Path prefix of every route (default `/v1`). */
   versionPrefix?: string;
-  /** Per-token limit (default 1000 requests per 1000 ms); `false` disables it. */
+  /** Rate limit (default DEFAULT_RATE_LIMIT: 150 per second per token and endpoint); `false` disables it. */
   rateLimit?: RateLimitOptions | false;
   /** Header carrying idempotency keys on POST (default `Idempotency-Key`). */
   idempotencyHeader?: string;
@@ -125,7 +137,7 @@ export function resolveOptions(options: ExampleApiOptions = {}): ResolvedOptions
   }
   const prefix = (options.versionPrefix ?? '/v1').replace(/\/+$/, '');
   if (prefix !== '' && !prefix.startsWith('/')) throw new Error('versionPrefix must start with "/"');
-  const rateLimit = options.rateLimit ?? { limit: 1000, windowMs: 1000 };
+  const rateLimit = options.rateLimit ?? DEFAULT_RATE_LIMIT;
   if (rateLimit && (!(rateLimit.limit >= 0) || !(rateLimit.windowMs > 0))) {
     throw new Error('rateLimit needs limit >= 0 and windowMs > 0');
   }

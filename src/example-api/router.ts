@@ -25,7 +25,10 @@ export function dispatch(
 ): Reply {
   const auth = authenticate(req.headers.authorization, app.opts.tokens);
   if (!auth.ok) return auth.reply;
-  const rate = app.limiter?.hit(auth.token);
+  const scope = app.opts.rateLimit ? app.opts.rateLimit.scope : undefined;
+  const key =
+    scope === 'endpoint' ? `${auth.token} ${req.method} ${(req.url ?? '').split('?')[0]}` : auth.token;
+  const rate = app.limiter?.hit(key);
   let reply: Reply;
   if (rate && !rate.allowed) reply = rateLimitedReply();
   else if (body === 'too-large') {

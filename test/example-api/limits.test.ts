@@ -130,19 +130,21 @@ describe('rate limit', () => {
     }
   });
 
-  it('defaults to 1000 requests per second and can be disabled', async () => {
+  it('defaults to 150 requests per second per token and endpoint, and can be disabled', async () => {
     let now = 0;
     const t = await start({ now: () => now });
     const u = await start({ rateLimit: false });
     try {
       const first = await call(t.baseUrl, 'GET', '/widgets');
-      expect(first.headers.get('ratelimit-limit')).toBe('1000');
+      expect(first.headers.get('ratelimit-limit')).toBe('150');
       const burst = await Promise.all(
-        Array.from({ length: 1000 }, () => call(t.baseUrl, 'GET', '/widgets/1')),
+        Array.from({ length: 151 }, () => call(t.baseUrl, 'GET', '/widgets/1')),
       );
+      // Another endpoint has its own budget: only the 151st request to /widgets/1 is refused.
       expect(burst.filter((r) => r.status === 429).length).toBe(1);
+      expect((await call(t.baseUrl, 'GET', '/widgets/2')).status).toBe(200);
       now = 1000;
-      expect((await call(t.baseUrl, 'GET', '/widgets')).status).toBe(200);
+      expect((await call(t.baseUrl, 'GET', '/widgets/1')).status).toBe(200);
       const plain = await call(u.baseUrl, 'GET', '/widgets');
       expect(plain.headers.get('ratelimit-limit')).toBeNull();
     } finally {
