@@ -43,9 +43,10 @@ describe('engine', () => {
       'create-answers-201',
       'create-location',
       'delete-removes',
+      'json-body-required',
       'read-collection-and-item',
     ]);
-    expect(ids(['methods'], ['MTH-CREATE'])).toEqual([
+    expect(ids(['methods'], ['MTH-CREATE', 'MTH-JSON-BODY'])).toEqual([
       'change-visible',
       'delete-removes',
       'read-collection-and-item',
