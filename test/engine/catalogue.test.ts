@@ -31,6 +31,11 @@ describe('catalogue', () => {
     }
   });
 
+  it('covers every rule of CONVENTIONS.md with at least one check', () => {
+    const covered = new Set(catalogue.flatMap((c) => c.rules));
+    expect(RULES.map((r) => r.id).filter((id) => !covered.has(id))).toEqual([]);
+  });
+
   it('describes every check: what it sends, what passes, why', () => {
     for (const check of catalogue) {
       expect(check.title.length).toBeGreaterThan(10);
