@@ -1,5 +1,7 @@
 // RES-NOUN: declared paths name things, not actions (no verb as a segment or a segment's first word).
-import { defineCheck } from '../../src/core/check.js';
+import { defineCheck, type Exchange } from '../../src/core/check.js';
+import type { Evidence } from '../../src/core/types.js';
+import { curlLine } from '../../src/http/curl.js';
 
 /**
  * Words that are verbs wherever they start a path segment: flagged as the whole segment and as
@@ -151,11 +153,26 @@ export default defineCheck({
     ];
     const hook = ctx.config.webhooks?.subscribe.path;
     if (hook) paths.push({ path: hook, label: 'the webhook subscription', shown: base + hook });
+    // Paths of an OpenAPI document that are not probed are still linted.
+    for (const extra of ctx.config.extraPaths ?? []) {
+      paths.push({ path: extra, label: 'a path of the OpenAPI document', shown: base + extra });
+    }
     for (const { path, label, shown } of paths) {
       // Resource and webhook paths are relative to the base URL, whose own segments are judged once.
       const found = verbShapedSegments(path === '' ? base : path);
       if (found.length === 0) continue;
-      const probe = await ctx.send({ method: 'GET', path });
+      // A templated path ({id}) is not requested: the path itself is the evidence.
+      const probe: Exchange | Evidence = path.includes('{')
+        ? {
+            request: { method: 'GET', url: ctx.config.baseUrl + path, headers: {}, body: null },
+            response: null,
+            notes: ['not sent: the declared path itself is verb-shaped'],
+            curl: curlLine(
+              { method: 'GET', url: ctx.config.baseUrl + path, headers: {} },
+              ctx.config.secrets,
+            ),
+          }
+        : await ctx.send({ method: 'GET', path });
       const what = found
         .map(({ segment, verb }) =>
           wordsOf(segment).length === 1

@@ -1,8 +1,9 @@
 // loadConfig / parseConfigText: files, formats, defaults, base URL, top-level shape, syntax errors.
 import { describe, expect, test } from '@jest/globals';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig, parseConfigText } from '../../src/config/load.js';
+import { packagePath } from '../../src/core/paths.js';
 import { configError, configErrorAsync, MINIMAL_YAML, tempDir } from './helpers.js';
 
 const MINIMAL_JSON = JSON.stringify({
@@ -202,7 +203,11 @@ webhooks:
   });
 
   test('openapi: a relative file is resolved from the config, a URL is kept', async () => {
-    const dir = tempDir({ 'sub/c.yaml': `${MINIMAL_YAML}openapi: ./api.yaml\n` });
+    const dir = tempDir({
+      'sub/c.yaml': `${MINIMAL_YAML}openapi: ./api.yaml\n`,
+      // The document is read at load time, so it must exist (and be valid).
+      'sub/api.yaml': readFileSync(packagePath('test', 'fixtures', 'openapi', 'widgets-31.yaml'), 'utf8'),
+    });
     const config = await loadConfig({ cwd: dir, path: 'sub/c.yaml' });
     expect(config.openapiSource).toBe(join(dir, 'sub', 'api.yaml'));
     const remote = parseConfigText(`${MINIMAL_YAML}openapi: https://x.test/openapi.json\n`, {

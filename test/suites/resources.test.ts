@@ -53,6 +53,11 @@ tester.run(pathsAreNouns, {
       message: '"create-order" begins with the verb "create"',
     },
     {
+      name: 'a verb-shaped path of the OpenAPI document that is not probed (not requested: templated)',
+      config: (c) => ({ ...c, extraPaths: ['/widgets/{id}/activate', '/getWidgetById/{id}'] }),
+      message: '/v1/getWidgetById/{id} (a path of the OpenAPI document) is verb-shaped',
+    },
+    {
       name: 'a verb in the base URL',
       api: { versionPrefix: '/do/v1' },
       message: '/do/v1 (the base URL) is verb-shaped',
