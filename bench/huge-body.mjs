@@ -19,45 +19,13 @@ import { parseArgs } from 'node:util';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const mainJs = join(root, 'dist/src/cli/main.js');
-
-if (process.argv[2] === '--child') {
-  // Child: one audit through the CLI entry point; the last stdout line is JSON with the figures.
-  const [, , , baseUrl, config, out] = process.argv;
-  const { main } = await import(mainJs);
-  const { Writable } = await import('node:stream');
-  let printed = 0;
-  const sink = new Writable({
-    write(chunk, _enc, done) {
-      printed += chunk.length;
-      done();
-    },
-  });
-  const started = performance.now();
-  const code = await main(
-    [
-      'run',
-      '--base-url',
-      baseUrl,
-      '--config',
-      config,
-      '--out',
-      out,
-      '--quiet',
-      '--no-color',
-      '--timeout',
-      '30000',
-    ],
-    { io: { stdout: sink, stderr: sink, env: { BENCH_TOKEN: 'bench-token-0123456789' } } },
+const bin = join(root, 'bin/conformance');
+/** Preloaded into the audit process: writes its peak RSS (MB) to fd 3 as it exits. */
+const peakHook =
+  'data:text/javascript,' +
+  encodeURIComponent(
+    "import { writeSync } from 'node:fs'; process.on('exit', () => writeSync(3, String(process.resourceUsage().maxRSS / 1024)));",
   );
-  const result = {
-    code,
-    ms: Math.round(performance.now() - started),
-    peakRssMb: Math.round((process.resourceUsage().maxRSS / 1024) * 10) / 10,
-    printed,
-  };
-  process.stdout.write(`${JSON.stringify(result)}\n`);
-  process.exit(0);
-}
 
 const { values: args } = parseArgs({
   options: {
@@ -124,28 +92,41 @@ await writeFile(
   }),
 );
 
+const started = performance.now();
 const result = await new Promise((resolve, reject) => {
+  // The audit as users run it: bin/conformance in a process of its own.
   const child = spawn(
     process.execPath,
     [
-      ...(process.env.BENCH_NODE_FLAGS ? process.env.BENCH_NODE_FLAGS.split(' ') : []),
-      fileURLToPath(import.meta.url),
-      '--child',
+      '--import',
+      peakHook,
+      bin,
+      'run',
+      '--base-url',
       baseUrl,
+      '--config',
       config,
+      '--out',
       join(dir, 'out'),
+      '--quiet',
+      '--no-color',
+      '--timeout',
+      '30000',
     ],
     {
-      stdio: ['ignore', 'pipe', 'inherit'],
+      stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
+      env: { ...process.env, BENCH_TOKEN: 'bench-token-0123456789' },
     },
   );
-  let out = '';
-  child.stdout.on('data', (d) => (out += d));
+  let stderr = '';
+  let peak = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  child.stdio[3].on('data', (d) => (peak += d));
   child.on('error', reject);
   child.on('close', (code) => {
-    const last = out.trim().split('\n').pop() ?? '';
-    if (code !== 0) reject(new Error(`the audit process exited with ${code}: ${out.slice(-400)}`));
-    else resolve(JSON.parse(last));
+    if (peak === '')
+      reject(new Error(`the audit process ended (${code}) without a figure: ${stderr.slice(-400)}`));
+    else resolve({ code, ms: performance.now() - started, peakRssMb: Math.round(Number(peak) * 10) / 10 });
   });
 });
 server.closeAllConnections();

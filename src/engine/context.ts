@@ -50,7 +50,7 @@ export class TaskContext implements CheckContext {
 
   async send(options: SendOptions): Promise<Exchange> {
     this.guard(options);
-    return this.deps.client.send(options, this.resource?.name);
+    return this.settle(await this.deps.client.send(options, this.resource?.name));
   }
 
   pinConnection(): PinnedConnection {
@@ -59,7 +59,7 @@ export class TaskContext implements CheckContext {
     return {
       send: async (options) => {
         this.guard(options);
-        return pinned.send(options, resource);
+        return this.settle(await pinned.send(options, resource));
       },
       get connectionsOpened() {
         return pinned.connectionsOpened;
@@ -75,10 +75,21 @@ export class TaskContext implements CheckContext {
   /** Stops sending once interrupted; under --read-only, refuses writes that carry a working credential. */
   private guard(options: SendOptions): void {
     if (this.signal.aborted) this.skip('not finished: the audit was interrupted');
+    const stopped = this.deps.client.stoppedAnswering;
+    if (stopped) this.skip(`not finished: ${stopped}`);
     const method = options.method.toUpperCase();
     if (this.readOnly && !SAFE_METHODS.has(method) && this.carriesToken(options)) {
       this.skip(`--read-only: this check needs to send ${method} with credentials`);
     }
+  }
+
+  /** A request never sent (the service stopped answering) or cut short by an interruption ends the check as skipped. */
+  private settle(exchange: Exchange): Exchange {
+    const error = exchange.error;
+    if (error?.code === 'E_SERVICE_DOWN') this.skip(error.message.replace(/^not sent: /, 'not finished: '));
+    if (error?.code === 'E_INTERRUPTED' && this.signal.aborted)
+      this.skip('not finished: the audit was interrupted');
+    return exchange;
   }
 
   /** Whether the Authorization sent holds a configured token (invalid credentials may write under --read-only). */

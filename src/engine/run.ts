@@ -4,7 +4,7 @@ import type { Check, Exchange } from '../core/check.js';
 import type { AuditConfig, CheckResult, RunResult, Severity } from '../core/types.js';
 import { toolVersion } from '../core/paths.js';
 import { UnreachableError } from '../core/errors.js';
-import { HttpClient } from '../http/client.js';
+import { HttpClient, type Clock } from '../http/client.js';
 import { createdFrom, SkipSignal, TaskContext } from './context.js';
 import { Ledger } from './ledger.js';
 import { buildPlan, type Task } from './plan.js';
@@ -34,6 +34,8 @@ export interface RunOptions {
   now?: () => Date;
   /** Skip the reachability probe (tests of unreachable handling turn it on). */
   skipPreflight?: boolean;
+  /** Clock of the HTTP client's waits (429 pauses, --max-rps); tests inject a fake one. */
+  clock?: Clock;
 }
 
 const MAX_EVIDENCE = 10;
@@ -60,6 +62,7 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
     maxRps: options.maxRps,
     defaultRetryWaitMs: config.rateLimit.waitMs,
     signal,
+    clock: options.clock,
     userAgent: `conformance/${toolVersion()}`,
     onExchange: (exchange) => {
       if (observing) {
@@ -78,7 +81,7 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
     const waiverNow = options.now?.() ?? new Date(started);
     const record = (raw: CheckResult): void => {
       // Applied as each result is known, so progress lines already say "waived".
-      const result = applyWaiver(raw, config.waivers, waiverNow);
+      const result = applyWaiver(redactResult(raw, client), config.waivers, waiverNow);
       results.push(result);
       options.onResult?.(result, results.length, total);
     };
@@ -96,6 +99,8 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
     for (const task of plan.exclusive) record(await runTask(task, deps));
     for (const result of hub.results(plan.resources)) record(result);
     observing = false;
+    // Cleanup runs even after an interruption, and gives a service that stopped answering one more try.
+    await client.beginCleanup();
     const cleanupReport = await cleanup(client, ledger);
     const interrupted = signal.aborted;
     return {
@@ -115,18 +120,24 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
   }
 }
 
-/** One request to the base URL: any HTTP answer means reachable; a transport failure ends the run. */
+/**
+ * One request to the base URL. Only a service that could not even be connected to is unreachable
+ * (exit 2); one that accepts connections and then stalls or resets is audited, and the circuit
+ * breaker ends that audit promptly with the evidence.
+ */
 async function preflight(client: HttpClient): Promise<void> {
   const probe = await client.send({ method: 'GET', path: '', auth: 'none', retryOn429: false });
-  if (
-    probe.status === undefined &&
-    probe.error?.code !== 'E_BODY_TOO_LARGE' &&
-    probe.error?.code !== 'E_TIMEOUT'
-  ) {
-    throw new UnreachableError(
-      `cannot reach ${client.redactor.text(client.baseUrl)}: ${probe.error?.message ?? 'no answer'}`,
-    );
-  }
+  if (probe.status !== undefined || client.everConnected || probe.error?.code === 'E_INTERRUPTED') return;
+  const why =
+    probe.error?.code === 'E_TIMEOUT'
+      ? 'no connection within the time-out'
+      : (probe.error?.message ?? 'no answer');
+  throw new UnreachableError(`cannot reach ${client.redactor.text(client.baseUrl)}: ${why}`);
+}
+
+/** A result with every secret removed from its message (checks may quote what the service said). */
+function redactResult(result: CheckResult, client: HttpClient): CheckResult {
+  return result.message === undefined ? result : { ...result, message: client.redactor.text(result.message) };
 }
 
 function lockSet(task: Task, config: AuditConfig): string[] {
@@ -157,6 +168,8 @@ export async function runTask(task: Task, deps: Deps): Promise<CheckResult> {
     durationMs: Math.round(performance.now() - started),
   });
   if (deps.signal.aborted) return done({ status: 'skipped', message: 'not run: the audit was interrupted' });
+  const stopped = deps.client.stoppedAnswering;
+  if (stopped) return done({ status: 'skipped', message: `not run: ${stopped}` });
   if (deps.readOnly && check.mutates) {
     return done({ status: 'skipped', message: '--read-only: this check changes state on the service' });
   }

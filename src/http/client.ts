@@ -6,6 +6,20 @@ import { curlLine } from './curl.js';
 import { Redactor } from './redact.js';
 import { advertisedWait, sleep } from './retry.js';
 import { describeError } from './errors.js';
+import { BodyLimits, readBody } from './body.js';
+import { Breaker, type Outcome } from './breaker.js';
+
+/** Time as the client waits it (429 pauses, --max-rps spacing); tests inject a fake one. */
+export interface Clock {
+  now(): number;
+  /** Resolves after `ms`, or rejects when the signal aborts. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+const realClock: Clock = { now: () => Date.now(), sleep };
+
+/** Methods whose in-flight requests an interruption may cut: they change nothing on the service. */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export interface HttpClientOptions {
   baseUrl: string;
@@ -15,6 +29,15 @@ export interface HttpClientOptions {
   timeoutMs?: number;
   /** Bytes of a response body read before the client stops reading. */
   maxBodyBytes?: number;
+  /** Bytes of response bodies held in memory at once, across all concurrent responses. */
+  maxBufferedBytes?: number;
+  /**
+   * Requests in a row that get no complete answer before the client checks (one probe) whether the
+   * service stopped answering; if it did, every later request fails fast with E_SERVICE_DOWN.
+   */
+  breakerThreshold?: number;
+  /** Clock for waits; default the real one. */
+  clock?: Clock;
   /** Longest single wait on a 429 before giving up (ms). */
   maxRetryWaitMs?: number;
   /** How many times one request is retried after 429s. */
@@ -39,14 +62,26 @@ export class HttpClient {
   readonly baseUrl: string;
   readonly origin: string;
   readonly redactor: Redactor;
-  private readonly opts: Required<Omit<HttpClientOptions, 'maxRps' | 'signal' | 'onExchange' | 'secrets'>> &
+  private readonly opts: Required<
+    Omit<HttpClientOptions, 'maxRps' | 'signal' | 'onExchange' | 'secrets' | 'clock'>
+  > &
     Pick<HttpClientOptions, 'maxRps' | 'signal' | 'onExchange'>;
+  private readonly clock: Clock;
+  private readonly bodies: BodyLimits;
+  private readonly breaker: Breaker;
+  /** Set by beginCleanup(): an interruption no longer stops requests (cleanup must run). */
+  private cleaningUp = false;
+  private connected = false;
+  /** The last GET that got no complete answer: the breaker's probe repeats it. */
+  private lastFailedGet: { url: string; headers: Record<string, string> } | undefined;
   private readonly agent: Agent;
   private pausedUntil = 0;
   private nextSlot = 0;
   private count = 0;
   /** Connections opened by pin(), closed with the client. */
   private readonly pins = new Set<Client>();
+  /** Requests in flight, aborted together when the run's signal fires (one listener for all). */
+  private readonly inFlight = new Set<AbortController>();
 
   constructor(options: HttpClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -58,6 +93,8 @@ export class HttpClient {
     this.opts = {
       timeoutMs: 10_000,
       maxBodyBytes: 10 * 1024 * 1024,
+      maxBufferedBytes: 16 * 1024 * 1024,
+      breakerThreshold: 3,
       maxRetryWaitMs: 30_000,
       max429Retries: 3,
       defaultRetryWaitMs: 1000,
@@ -76,11 +113,53 @@ export class HttpClient {
       bodyTimeout: this.opts.timeoutMs,
       connect: { timeout: this.opts.timeoutMs },
     });
+    this.agent.on('connect', () => {
+      this.connected = true;
+    });
+    this.clock = options.clock ?? realClock;
+    this.bodies = new BodyLimits(this.opts.maxBodyBytes, this.opts.maxBufferedBytes);
+    this.breaker = new Breaker(this.opts.breakerThreshold, () => this.probe());
+    // A service may echo a secret escaped (JSON "\/", URL %2F): hide those spellings too.
+    for (const secret of [...this.redactor.list()]) {
+      for (const variant of [
+        encodeURIComponent(secret.value),
+        JSON.stringify(secret.value).slice(1, -1),
+        secret.value.replace(/\//g, '\\/'),
+      ]) {
+        if (variant !== secret.value) this.redactor.add({ value: variant });
+      }
+    }
+    options.signal?.addEventListener(
+      'abort',
+      () => {
+        for (const controller of this.inFlight) controller.abort(options.signal?.reason);
+      },
+      { once: true },
+    );
   }
 
   /** Requests sent so far (each retry and redirect hop counts). */
   get requestCount(): number {
     return this.count;
+  }
+
+  /** True once a connection to the service was established (so a failure is not "unreachable"). */
+  get everConnected(): boolean {
+    return this.connected;
+  }
+
+  /** Why requests are no longer sent, once the service stopped answering (see `breakerThreshold`). */
+  get stoppedAnswering(): string | undefined {
+    return this.breaker.stopped;
+  }
+
+  /**
+   * Enters cleanup: requests are sent even after an interruption, and a service that had stopped
+   * answering gets one more probe, so what the audit created is deleted whenever possible.
+   */
+  async beginCleanup(): Promise<void> {
+    this.cleaningUp = true;
+    await this.breaker.recheck();
   }
 
   /** Absolute URL of a path relative to the base URL (absolute URLs pass through). */
@@ -114,6 +193,8 @@ export class HttpClient {
     }
     for (const [k, v] of Object.entries(options.headers ?? {})) headers[k.toLowerCase()] = v;
 
+    const refused = await this.refusal(url);
+    if (refused) return notSent(method, url, headers, body, refused, resource, this.redactor);
     let retries = 0;
     let hops = 0;
     for (;;) {
@@ -127,11 +208,13 @@ export class HttpClient {
         notes.push(
           `answered 429; waited ${(wait / 1000).toFixed(1)} s (${told ? `as ${told.source} said` : 'no wait advertised'}) and retried`,
         );
-        this.pausedUntil = Math.max(this.pausedUntil, Date.now() + wait);
+        this.pausedUntil = Math.max(this.pausedUntil, this.clock.now() + wait);
         retries++;
         try {
           await this.waitTurn();
         } catch {
+          notes.push('the wait was cut short: the audit was interrupted');
+          raw.error = { code: 'E_INTERRUPTED', message: 'not retried: the audit was interrupted' };
           return this.finish(raw, notes, resource);
         }
         continue;
@@ -207,19 +290,63 @@ export class HttpClient {
     await this.agent.close().catch(() => undefined);
   }
 
+  /** The run's signal, except during cleanup, which an interruption must not stop. */
+  private get stopSignal(): AbortSignal | undefined {
+    return this.cleaningUp ? undefined : this.opts.signal;
+  }
+
+  /** Why a request is not sent at all: interrupted, the service stopped answering, another origin. */
+  private async refusal(url: string): Promise<{ code: string; message: string } | undefined> {
+    if (this.stopSignal?.aborted)
+      return { code: 'E_INTERRUPTED', message: 'not sent: the audit was interrupted' };
+    let origin: string;
+    try {
+      origin = new URL(url).origin;
+    } catch {
+      origin = '';
+    }
+    if (origin !== this.origin) {
+      return {
+        code: 'E_OTHER_ORIGIN',
+        message: `not sent: ${url} is not on ${this.origin}, and the audit sends nothing (no credentials) to another origin`,
+      };
+    }
+    await this.breaker.ready();
+    const stopped = this.breaker.stopped;
+    return stopped ? { code: 'E_SERVICE_DOWN', message: `not sent: ${stopped}` } : undefined;
+  }
+
+  /** The breaker's probe: the last GET that got no answer again, or a GET of the base URL. */
+  private async probe(): Promise<{ outcome: Outcome; what: string }> {
+    const last = this.lastFailedGet;
+    const url = last?.url ?? this.baseUrl;
+    const headers = last?.headers ?? { 'user-agent': this.opts.userAgent, accept: 'application/json' };
+    const raw = await this.once('GET', url, headers, undefined, { method: 'GET', path: url });
+    raw.probe = true;
+    const note = `sent again to check whether the service still answers after ${this.opts.breakerThreshold} requests in a row got no complete answer`;
+    const exchange = this.finish(raw, [note], undefined);
+    let path = url;
+    try {
+      path = new URL(url).pathname;
+    } catch {
+      // keep the URL as it is
+    }
+    return { outcome: exchange, what: `GET ${path}` };
+  }
+
   private async waitTurn(): Promise<void> {
     for (;;) {
-      const now = Date.now();
+      const now = this.clock.now();
       let wait = this.pausedUntil - now;
       if (this.opts.maxRps && wait <= 0) {
         const slot = Math.max(now, this.nextSlot);
         this.nextSlot = slot + 1000 / this.opts.maxRps;
         wait = slot - now;
-        if (wait > 0) await sleep(wait, this.opts.signal);
+        if (wait > 0) await this.clock.sleep(wait, this.stopSignal);
         return;
       }
       if (wait <= 0) return;
-      await sleep(wait, this.opts.signal);
+      await this.clock.sleep(wait, this.stopSignal);
     }
   }
 
@@ -248,14 +375,26 @@ export class HttpClient {
       return raw;
     }
     const timeoutMs = options.timeoutMs ?? this.opts.timeoutMs;
-    const deadline = AbortSignal.timeout(timeoutMs);
-    const signal = this.opts.signal ? AbortSignal.any([deadline, this.opts.signal]) : deadline;
     let dispatcher: Dispatcher = via ?? this.agent;
     let fresh: Client | undefined;
     if (options.connection === 'fresh' && !via) {
       fresh = new Client(new URL(url).origin, { connect: { timeout: timeoutMs } });
       dispatcher = fresh;
     }
+    // One controller and one timer per request, both released as soon as it ends: much cheaper
+    // than AbortSignal.timeout + AbortSignal.any, whose timer and links outlive the request.
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort(new DOMException(`no complete response within ${timeoutMs} ms`, 'TimeoutError'));
+    }, timeoutMs);
+    // An interruption cuts reads short, but lets a write finish: what it created is then seen and
+    // deleted by cleanup, instead of being left behind unknown.
+    const stop = SAFE_METHODS.has(method) ? this.stopSignal : undefined;
+    if (stop) this.inFlight.add(controller);
+    if (stop?.aborted) controller.abort(stop.reason);
+    const signal = controller.signal;
     const started = performance.now();
     this.count++;
     try {
@@ -268,27 +407,25 @@ export class HttpClient {
       });
       raw.status = res.statusCode;
       raw.headers = flattenHeaders(res.headers);
-      const chunks: Buffer[] = [];
-      let size = 0;
-      for await (const chunk of res.body as AsyncIterable<Buffer>) {
-        if (size + chunk.length > this.opts.maxBodyBytes) {
-          chunks.push(chunk.subarray(0, this.opts.maxBodyBytes - size));
-          size = this.opts.maxBodyBytes;
-          raw.truncated = true;
-          res.body.destroy();
-          raw.error = {
-            code: 'E_BODY_TOO_LARGE',
-            message: `response body larger than ${this.opts.maxBodyBytes} bytes: stopped reading at the cap`,
-          };
-          break;
-        }
-        chunks.push(chunk);
-        size += chunk.length;
+      const declared = Number(raw.headers['content-length']);
+      const read = await readBody(
+        res.body as AsyncIterable<Buffer> & { destroy(): unknown },
+        this.bodies,
+        Number.isFinite(declared) ? declared : undefined,
+      );
+      raw.bytes = read.bytes;
+      raw.truncated = read.truncated;
+      if (read.stopped) raw.error = read.stopped;
+      if (read.failure !== undefined) {
+        // Headers came, the body did not: not a complete response (evidence still shows what came).
+        raw.incomplete = true;
+        raw.error = describeError(read.failure, timeoutMs, timedOut, stop?.aborted ?? false);
       }
-      raw.bytes = Buffer.concat(chunks, size);
     } catch (err) {
-      raw.error = describeError(err, timeoutMs, deadline.aborted, this.opts.signal?.aborted ?? false);
+      raw.error = describeError(err, timeoutMs, timedOut, stop?.aborted ?? false);
     } finally {
+      clearTimeout(timer);
+      this.inFlight.delete(controller);
       raw.durationMs = Math.round(performance.now() - started);
       if (fresh) fresh.destroy().catch(() => undefined);
     }
@@ -297,6 +434,11 @@ export class HttpClient {
 
   private finish(raw: RawExchange, notes: string[], resource: string | undefined): Exchange {
     const exchange = toExchange(raw, notes, resource, this.redactor);
+    if (!raw.probe) {
+      if (exchange.status === undefined && raw.method === 'GET')
+        this.lastFailedGet = { url: raw.url, headers: raw.requestHeaders };
+      this.breaker.record(exchange);
+    }
     this.opts.onExchange?.(exchange);
     return exchange;
   }
@@ -321,6 +463,34 @@ interface RawExchange {
   truncated: boolean;
   durationMs: number;
   error?: { code: string; message: string };
+  /** The status line and headers arrived but the body failed: the exchange has no (complete) status. */
+  incomplete?: boolean;
+  /** Sent by the circuit breaker to check on the service: not itself counted. */
+  probe?: boolean;
+}
+
+/** An exchange for a request that was never sent (interrupted, service down, another origin). */
+function notSent(
+  method: string,
+  url: string,
+  headers: Record<string, string>,
+  body: string | Buffer | undefined,
+  error: { code: string; message: string },
+  resource: string | undefined,
+  redactor: Redactor,
+): Exchange {
+  const raw: RawExchange = {
+    method,
+    url,
+    requestHeaders: { ...headers },
+    requestBody: body,
+    headers: {},
+    bytes: Buffer.alloc(0),
+    truncated: false,
+    durationMs: 0,
+    error,
+  };
+  return toExchange(raw, [], resource, redactor);
 }
 
 function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
@@ -344,14 +514,15 @@ function toExchange(
   let text: string;
   let validUtf8 = true;
   try {
-    text = strictUtf8.decode(raw.bytes);
+    // A body cut short may end inside a character: only a complete body is judged as UTF-8.
+    text = raw.truncated || raw.incomplete ? raw.bytes.toString('utf8') : strictUtf8.decode(raw.bytes);
   } catch {
     validUtf8 = false;
     text = raw.bytes.toString('utf8');
   }
   let json: unknown;
   let isJson = false;
-  if (validUtf8 && text.trim() !== '' && !raw.truncated) {
+  if (validUtf8 && text.trim() !== '' && !raw.truncated && !raw.incomplete) {
     try {
       json = JSON.parse(text);
       isJson = true;
@@ -365,7 +536,7 @@ function toExchange(
   return {
     method: raw.method,
     url: raw.url,
-    status: raw.status,
+    status: raw.incomplete ? undefined : raw.status,
     headers: raw.headers,
     text,
     json,
@@ -396,7 +567,9 @@ function buildEvidence(
       url: redactor.text(raw.url),
       headers: redactor.headers(raw.requestHeaders),
       body:
-        requestText === undefined ? null : bodyForEvidence(redactor.text(requestText), tryJson(requestText)),
+        requestText === undefined
+          ? null
+          : bodyForEvidence(redactor.text(requestText), tryJson(requestText), redactor),
     },
     response:
       raw.status === undefined
@@ -404,7 +577,7 @@ function buildEvidence(
         : {
             status: raw.status,
             headers: redactor.headers(raw.headers),
-            body: text === '' ? null : bodyForEvidence(redactor.text(text), isJson),
+            body: text === '' ? null : bodyForEvidence(redactor.text(text), isJson, redactor),
             durationMs: raw.durationMs,
             ...(raw.truncated ? { truncated: true } : {}),
           },
@@ -413,7 +586,7 @@ function buildEvidence(
       redactor.list(),
     ),
   };
-  if (raw.error) evidence.error = raw.error.message;
+  if (raw.error) evidence.error = redactor.text(raw.error.message);
   if (notes.length > 0) evidence.notes = notes.map((n) => redactor.text(n));
   return evidence;
 }
@@ -428,16 +601,29 @@ function tryJson(text: string): boolean {
 }
 
 /** Parsed JSON when small enough to show whole, else the text cut at the evidence limit. */
-function bodyForEvidence(text: string, isJson: boolean): unknown {
+function bodyForEvidence(text: string, isJson: boolean, redactor: Redactor): unknown {
   if (text.length > EVIDENCE_BODY_BYTES) {
     return `${text.slice(0, EVIDENCE_BODY_BYTES)}… [${text.length - EVIDENCE_BODY_BYTES} more characters not shown]`;
   }
   if (isJson) {
     try {
-      return JSON.parse(text);
+      // Parsing undoes escapes ("\u0041", "\/") that hid a secret from the text redaction.
+      return redactDeep(JSON.parse(text), redactor);
     } catch {
       return text;
     }
   }
   return text;
+}
+
+/** Every string (and key) of a JSON value with secrets removed. */
+function redactDeep(value: unknown, redactor: Redactor): unknown {
+  if (typeof value === 'string') return redactor.text(value);
+  if (Array.isArray(value)) return value.map((v) => redactDeep(v, redactor));
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [redactor.text(k), redactDeep(v, redactor)]),
+    );
+  }
+  return value;
 }

@@ -1,0 +1,103 @@
+// Shared pieces of the safety tests: a CLI runner that keeps every output byte, a minimal config, files.
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { main } from '../../src/cli/main.js';
+
+/** A distinctive token with the characters that JSON and URL encodings change (/, +, =). */
+export const TOKEN = 'SafetyTok-7f3c9e1b.d0/Zq+K7w_X~42==';
+export const LIMITED_TOKEN = 'SafetyLim-2a8e44c1.f9/Pn+R3v_Y~17==';
+export const WEBHOOK_SECRET = 'SafetyHook-c0ffee.b4/Dm+S6u_Z~99==';
+
+/** The environment the configs of these tests read their secrets from. */
+export const ENV: NodeJS.ProcessEnv = {
+  SAFETY_TOKEN: TOKEN,
+  SAFETY_LIMITED_TOKEN: LIMITED_TOKEN,
+  SAFETY_WEBHOOK_SECRET: WEBHOOK_SECRET,
+};
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `main()` as the bin does, keeping stdout and stderr. */
+export async function cli(
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; signal?: AbortSignal } = {},
+): Promise<CliRun> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  stdout.on('data', (d: Buffer) => out.push(d));
+  stderr.on('data', (d: Buffer) => err.push(d));
+  const code = await main(args, { io: { stdout, stderr, env: options.env ?? ENV }, signal: options.signal });
+  return { code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') };
+}
+
+/** A fresh temporary directory. */
+export function tempDir(): Promise<string> {
+  return mkdtemp(join(tmpdir(), 'conf-safety-'));
+}
+
+/** Writes a one-resource config (widgets, all six operations) reading its token from SAFETY_TOKEN. */
+export async function writeConfig(dir: string, extra: Record<string, unknown> = {}): Promise<string> {
+  const file = join(dir, 'conformance.config.json');
+  const config = {
+    auth: { token: '${SAFETY_TOKEN}' },
+    resources: [
+      {
+        name: 'widgets',
+        path: '/widgets',
+        sample: { name: 'bolt', price: 3 },
+        update: { price: 5 },
+      },
+    ],
+    ...extra,
+  };
+  await writeFile(file, JSON.stringify(config, null, 2));
+  return file;
+}
+
+/** Every file under a directory with its bytes (reports, HAR...). */
+export async function readAll(dir: string): Promise<Map<string, Buffer>> {
+  const files = new Map<string, Buffer>();
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile()) continue;
+    const path = join(entry.parentPath, entry.name);
+    files.set(path, await readFile(path));
+  }
+  return files;
+}
+
+/** A stack trace line ("    at fn (file:1:2)") anywhere in the text. */
+export const STACK_LINE = /^\s+at .+(\(|:\d+:\d+)/m;
+
+/** Result shape of conformance.json as these tests read it. */
+export interface ReportJson {
+  interrupted?: boolean;
+  summary: Record<string, number>;
+  cleanup: { created: number; deleted: number; leftovers: unknown[] };
+  results: Array<{
+    checkId: string;
+    rules: string[];
+    resource?: string;
+    status: string;
+    message?: string;
+    evidence: Array<{
+      request: { method: string; url: string; headers: Record<string, string> };
+      response: { status: number; body: unknown; truncated?: boolean } | null;
+      error?: string;
+      notes?: string[];
+      curl: string;
+    }>;
+  }>;
+}
+
+/** Reads conformance.json from a report directory. */
+export async function readReport(dir: string): Promise<ReportJson> {
+  return JSON.parse(await readFile(join(dir, 'conformance.json'), 'utf8')) as ReportJson;
+}

@@ -1,0 +1,180 @@
+// Hostile services: each misbehaves one way; the audit finishes within its time-outs, exits 1 with a
+// failed result and evidence, prints no stack trace, and keeps to its caps.
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { cli, readAll, readReport, STACK_LINE, tempDir, writeConfig, type ReportJson } from './helpers.js';
+import {
+  HUGE_BODY_BYTES,
+  startCounter,
+  startHostile,
+  type HostileKind,
+  type HostileServer,
+} from './hostile.js';
+
+/** Short per-request deadline: long enough for loopback, short enough to keep the suite quick. */
+const TIMEOUT_MS = 400;
+
+/** The client's default body cap (src/http/client.ts). */
+const BODY_CAP = 10 * 1024 * 1024;
+
+const closers: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  while (closers.length > 0) await closers.pop()!();
+});
+
+async function audit(
+  server: HostileServer,
+  timeoutMs = TIMEOUT_MS,
+  extraArgs: string[] = [],
+): Promise<{ code: number; stdout: string; stderr: string; report: ReportJson; out: string }> {
+  const dir = await tempDir();
+  const config = await writeConfig(dir);
+  const out = `${dir}/reports`;
+  const run = await cli([
+    'run',
+    '--config',
+    config,
+    '--base-url',
+    server.baseUrl,
+    '--out',
+    out,
+    '--timeout',
+    String(timeoutMs),
+    '--no-color',
+    ...extraArgs,
+  ]);
+  const report = await readReport(out);
+  return { ...run, report, out };
+}
+
+function failed(report: ReportJson, rule?: string): ReportJson['results'] {
+  return report.results.filter(
+    (r) => r.status === 'failed' && (rule === undefined || r.rules.includes(rule)),
+  );
+}
+
+/** What every hostile run must show: exit 1, a failed result with evidence and a curl line, no stack trace. */
+function expectCleanFailure(run: Awaited<ReturnType<typeof audit>>, rule: string): ReportJson['results'] {
+  expect(run.code).toBe(1);
+  expect(run.stdout + run.stderr).not.toMatch(STACK_LINE);
+  const results = failed(run.report, rule);
+  expect(results.length).toBeGreaterThan(0);
+  for (const r of results) {
+    expect(r.evidence.length).toBeGreaterThan(0);
+    expect(r.evidence[0].curl).toMatch(/^curl /);
+  }
+  expect(run.report.results.filter((r) => r.status === 'errored')).toEqual([]);
+  return results;
+}
+
+async function hostile(kind: HostileKind, other?: string): Promise<HostileServer> {
+  const server = await startHostile(kind, other);
+  closers.push(() => server.close());
+  return server;
+}
+
+describe('a service that stops answering', () => {
+  const stalls: Array<[HostileKind, RegExp]> = [
+    ['silent', /no complete response within 400 ms/],
+    ['stall-after-headers', /no complete response within 400 ms/],
+    ['drip', /no complete response within 400 ms/],
+    ['reset', /connection reset/],
+    ['short-body', /closed before|other side closed|Content-Length/],
+  ];
+  it.each(stalls)(
+    '%s: ERR-SERVER fails with evidence; the rest is skipped as "stopped answering"',
+    async (kind, error) => {
+      const server = await hostile(kind);
+      const run = await audit(server);
+      const results = expectCleanFailure(run, 'ERR-SERVER');
+      const errors = results.flatMap((r) => r.evidence.map((e) => e.error ?? ''));
+      expect(errors.some((e) => error.test(e))).toBe(true);
+      // The circuit breaker: a handful of requests, not one full time-out per check.
+      expect(server.requests).toBeLessThanOrEqual(8);
+      const skipped = run.report.results.filter((r) => r.status === 'skipped');
+      expect(skipped.some((r) => /the service stopped answering/.test(r.message ?? ''))).toBe(true);
+      expect(run.stdout).toMatch(/the service stopped answering/);
+    },
+  );
+
+  it('drip: a byte every half second never extends the deadline', async () => {
+    const server = await hostile('drip');
+    const run = await audit(server, 1200);
+    const results = expectCleanFailure(run, 'ERR-SERVER');
+    expect(results[0].evidence[0].error).toMatch(/no complete response within 1200 ms/);
+  });
+});
+
+describe('a service that answers with broken bodies', () => {
+  const bodies: Array<[HostileKind, RegExp]> = [
+    ['not-json', /does not parse as JSON/],
+    ['invalid-utf8', /not valid UTF-8/],
+    ['nul-byte', /does not parse as JSON/],
+  ];
+  it.each(bodies)('%s: GEN-JSON fails with the body in evidence', async (kind, message) => {
+    const server = await hostile(kind);
+    const run = await audit(server);
+    const results = expectCleanFailure(run, 'GEN-JSON');
+    expect(results.some((r) => message.test(r.message ?? ''))).toBe(true);
+    // The reports stay parseable and the console stays printable.
+    expect(run.stdout.includes('\u0000')).toBe(false);
+    const files = await readAll(run.out);
+    const junit = [...files].find(([name]) => name.endsWith('junit.xml'))?.[1].toString('utf8') ?? '';
+    expect(junit.includes('\u0000')).toBe(false);
+  });
+
+  it('huge chunked body: the client stops reading at the cap and says so', async () => {
+    const server = await hostile('huge-body');
+    const run = await audit(server, 10_000);
+    expect(run.code).toBe(1);
+    expect(run.stdout + run.stderr).not.toMatch(STACK_LINE);
+    const evidence = failed(run.report).flatMap((r) => r.evidence);
+    const capped = evidence.filter((e) => e.response?.truncated === true);
+    expect(capped.length).toBeGreaterThan(0);
+    expect(capped[0].error).toMatch(/stopped reading at the cap/);
+    // No request read more than the cap plus what sits in socket buffers; none the whole body.
+    expect(server.maxBytesOneRequest).toBeLessThan(BODY_CAP + 16 * 1024 * 1024);
+    // Evidence keeps only a short excerpt of each body.
+    expect(JSON.stringify(run.report).length).toBeLessThan(2 * 1024 * 1024);
+  });
+
+  it('huge declared body: Content-Length over the cap stops the read at once', async () => {
+    const server = await hostile('huge-body-declared');
+    const run = await audit(server, 10_000);
+    expect(run.code).toBe(1);
+    const evidence = failed(run.report).flatMap((r) => r.evidence);
+    const capped = evidence.filter((e) => e.response?.truncated === true);
+    expect(capped[0].error).toMatch(
+      new RegExp(
+        `response body of ${HUGE_BODY_BYTES} bytes \\(Content-Length\\), larger than the cap of ${BODY_CAP} bytes`,
+      ),
+    );
+    expect(server.maxBytesOneRequest).toBeLessThan(16 * 1024 * 1024);
+  });
+});
+
+describe('redirects', () => {
+  it('a redirect loop ends at the redirect limit with evidence', async () => {
+    const server = await hostile('redirect-loop');
+    const run = await audit(server);
+    expect(run.code).toBe(1);
+    expect(run.stdout + run.stderr).not.toMatch(STACK_LINE);
+    const evidence = failed(run.report).flatMap((r) => r.evidence);
+    expect(evidence.some((e) => /more than 5 redirects/.test(e.error ?? ''))).toBe(true);
+  });
+
+  it('a redirect to another origin is not followed; the report says where it pointed', async () => {
+    const other = await startCounter();
+    closers.push(() => other.close());
+    const server = await hostile('redirect-other-origin', other.origin);
+    const run = await audit(server);
+    expect(run.code).toBe(1);
+    expect(run.stdout + run.stderr).not.toMatch(STACK_LINE);
+    expect(other.requests).toBe(0);
+    const notes = failed(run.report)
+      .flatMap((r) => r.evidence)
+      .flatMap((e) => e.notes ?? []);
+    expect(
+      notes.some((n) => n.includes(`redirect (307) to ${other.origin}/`) && n.includes('not followed')),
+    ).toBe(true);
+  });
+});
