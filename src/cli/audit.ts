@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Check } from '../core/check.js';
 import type { AuditConfig, RunResult, Severity } from '../core/types.js';
 import { runAudit } from '../engine/run.js';
+import type { Clock } from '../http/client.js';
 import { ExchangeLog, resolveReporters, progressLine, type Reporter } from '../reporters/index.js';
 
 const statusMark = {
@@ -37,6 +38,8 @@ export interface Io {
   stdout: NodeJS.WritableStream & { isTTY?: boolean };
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
   env: NodeJS.ProcessEnv;
+  /** Clock of the HTTP client's waits (429 pauses, --max-rps); tests inject a fake one. */
+  clock?: Clock;
 }
 
 /** Exit code of a finished run: 1 when any failure is at or above the --fail-on severity. */
@@ -69,6 +72,7 @@ export async function auditAndReport(
     maxRps: flags.maxRps,
     shard: flags.shard,
     signal,
+    clock: io.clock,
     ...(exchanges ? { onExchange: (x) => exchanges.add(x) } : {}),
     onResult: (r, done, total) => {
       if (live) {

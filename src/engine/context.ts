@@ -50,7 +50,7 @@ export class TaskContext implements CheckContext {
 
   async send(options: SendOptions): Promise<Exchange> {
     this.guard(options);
-    return this.settle(await this.deps.client.send(options, this.resource?.name));
+    return this.settle(await this.deps.client.send(options, this.resource?.name), options);
   }
 
   pinConnection(): PinnedConnection {
@@ -59,7 +59,7 @@ export class TaskContext implements CheckContext {
     return {
       send: async (options) => {
         this.guard(options);
-        return this.settle(await pinned.send(options, resource));
+        return this.settle(await pinned.send(options, resource), options);
       },
       get connectionsOpened() {
         return pinned.connectionsOpened;
@@ -83,9 +83,18 @@ export class TaskContext implements CheckContext {
     }
   }
 
-  /** A request never sent (the service stopped answering) or cut short by an interruption ends the check as skipped. */
-  private settle(exchange: Exchange): Exchange {
+  /**
+   * Ends the check as skipped when it cannot judge what came back: a request never sent (the service
+   * stopped answering), one cut short by an interruption, or a 429 that outlasted the client's bounded
+   * waits (the service's rate limit, not the rule under test, refused it: no false failure).
+   */
+  private settle(exchange: Exchange, options: SendOptions): Exchange {
     const error = exchange.error;
+    if (exchange.status === 429 && options.retryOn429 !== false && !this.signal.aborted) {
+      this.skip(
+        `rate-limited: ${exchange.method} ${pathOf(exchange.url)} was still answered 429 after the audit waited as the service said (bounded), so this check could not be judged`,
+      );
+    }
     if (error?.code === 'E_SERVICE_DOWN') this.skip(error.message.replace(/^not sent: /, 'not finished: '));
     if (error?.code === 'E_INTERRUPTED' && this.signal.aborted)
       this.skip('not finished: the audit was interrupted');
@@ -201,6 +210,16 @@ export class TaskContext implements CheckContext {
   private requireResource(): ResourceConfig {
     if (!this.resource) throw new Error(`check ${this.check.id} is API-wide and named no resource`);
     return this.resource;
+  }
+}
+
+/** The path and query of a URL (the URL itself when it does not parse). */
+function pathOf(url: string): string {
+  try {
+    const u = new URL(url);
+    return u.pathname + u.search;
+  } catch {
+    return url;
   }
 }
 

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { main } from '../../src/cli/main.js';
+import type { Clock } from '../../src/http/client.js';
 
 /** A distinctive token with the characters that JSON and URL encodings change (/, +, =). */
 export const TOKEN = 'SafetyTok-7f3c9e1b.d0/Zq+K7w_X~42==';
@@ -26,7 +27,7 @@ export interface CliRun {
 /** Runs `main()` as the bin does, keeping stdout and stderr. */
 export async function cli(
   args: string[],
-  options: { env?: NodeJS.ProcessEnv; signal?: AbortSignal } = {},
+  options: { env?: NodeJS.ProcessEnv; signal?: AbortSignal; clock?: Clock } = {},
 ): Promise<CliRun> {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
@@ -34,7 +35,8 @@ export async function cli(
   const err: Buffer[] = [];
   stdout.on('data', (d: Buffer) => out.push(d));
   stderr.on('data', (d: Buffer) => err.push(d));
-  const code = await main(args, { io: { stdout, stderr, env: options.env ?? ENV }, signal: options.signal });
+  const io = { stdout, stderr, env: options.env ?? ENV, clock: options.clock };
+  const code = await main(args, { io, signal: options.signal });
   return { code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') };
 }
 

@@ -150,10 +150,7 @@ export async function startCounter(): Promise<FixtureServer & { requests: number
     res.writeHead(200, JSON_HEADERS);
     res.end('{}');
   });
-  return Object.assign(server, {
-    get requests() {
-      return seen.requests;
-    },
-    headers: seen.headers,
-  });
+  // A live count (Object.assign would copy a getter's value once).
+  Object.defineProperty(server, 'requests', { get: () => seen.requests });
+  return Object.assign(server as FixtureServer & { requests: number }, { headers: seen.headers });
 }
