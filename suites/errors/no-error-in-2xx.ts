@@ -13,7 +13,7 @@ export default defineCheck({
   description: {
     sends: 'Nothing of its own: it judges the body of every 2xx answer the audit receives.',
     passes:
-      'No 2xx body is an error object: a top-level non-empty "error"/"errors", "success": false, "ok": false, "status": "error"/"fail", or a "code"/"status" holding a 4xx/5xx number. Bodies that are representations of the resource (they carry its id field) are not judged.',
+      'No 2xx body is an error object: a top-level non-empty "error"/"errors", "success": false, "ok": false, "status": "error"/"fail", or a "code"/"status" holding a 4xx/5xx number. Bodies that are representations of the resource (they carry its id field and some member besides error members, e.g. a rollout record with "success": false) are not judged; a body with only the id and error members is.',
     why: 'Clients, proxies, caches and monitors read the status code; a 200 that means "failed" is counted as a success by all of them.',
   },
   inspect(x, config) {
@@ -40,13 +40,15 @@ export function errorShape(
     const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d{3}$/.test(v) ? Number(v) : NaN;
     return n >= 400 && n <= 599;
   };
-  // A representation of the resource (it has the id field) may legitimately hold "status" or "error" data.
-  const representation = idField in body;
+  // A representation of the resource may legitimately hold "status", "error", "success"... data.
+  const representation = isRepresentation(body, idField);
   if (nonEmpty(body.error) && !representation)
     return { message: `${what} with an "error" member in the body` };
-  if (nonEmpty(body.errors)) return { message: `${what} with a non-empty "errors" member in the body` };
-  if (body.success === false) return { message: `${what} with "success": false in the body` };
-  if (body.ok === false) return { message: `${what} with "ok": false in the body` };
+  if (nonEmpty(body.errors) && !representation)
+    return { message: `${what} with a non-empty "errors" member in the body` };
+  if (body.success === false && !representation)
+    return { message: `${what} with "success": false in the body` };
+  if (body.ok === false && !representation) return { message: `${what} with "ok": false in the body` };
   if (
     !representation &&
     typeof body.status === 'string' &&
@@ -59,4 +61,29 @@ export function errorShape(
       return { message: `${what} with "${key}": ${JSON.stringify(body[key])} in the body` };
   }
   return undefined;
+}
+
+/** Members error objects are made of; "status" is left out, since `{id, status}` is a common representation. */
+const ERROR_MEMBERS = new Set([
+  'error',
+  'errors',
+  'success',
+  'ok',
+  'code',
+  'message',
+  'detail',
+  'details',
+  'statusCode',
+  'status_code',
+  'httpStatus',
+]);
+
+/**
+ * A representation of the resource: it carries a value in the id field and some member that is not
+ * an error member (a rollout record `{id, title, success: false}`). A body holding only the id
+ * and error members (`{id, success: false, message}`) is an error that echoes the id.
+ */
+function isRepresentation(body: Record<string, unknown>, idField: string): boolean {
+  if (body[idField] === undefined || body[idField] === null) return false;
+  return Object.keys(body).some((k) => k !== idField && !ERROR_MEMBERS.has(k));
 }

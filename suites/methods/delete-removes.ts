@@ -1,9 +1,10 @@
 // MTH-DELETE: DELETE on an item removes it (and only it).
-import { defineCheck } from '../../src/core/check.js';
+import { defineCheck, type Exchange } from '../../src/core/check.js';
 import {
   deepEqual,
   diffPaths,
   idOf,
+  unwrapItemLoose,
   unwrapList,
   VOLATILE_FIELDS,
   withoutFields,
@@ -23,7 +24,7 @@ export default defineCheck({
     sends:
       'Creates two items; lists the collection; DELETEs the first; GETs it; GETs the second; lists again.',
     passes:
-      'The DELETE answers 2xx (200, 202 or 204 all pass), the deleted item then answers 404 (or 410), and every other item is still there unchanged.',
+      'The DELETE answers 2xx (200, 202 or 204 all pass), the deleted item then answers 404 (or 410) and is no longer listed in the collection, and every other item is still there unchanged.',
     why: 'A delete that leaves the item readable, or removes something else, corrupts client state in ways nobody notices until data is gone.',
   },
   async run(ctx) {
@@ -52,17 +53,17 @@ export default defineCheck({
       }
       const after = await ctx.send({ method: 'GET', path: bystander.path });
       const volatile = [...VOLATILE_FIELDS, ...ctx.config.ignoreFields];
+      // The item itself, not its envelope: a request id or a generation time in "meta" is no change.
+      const item = (x: Exchange): unknown =>
+        withoutFields(unwrapItemLoose(x.json, r.idField) ?? x.json, volatile);
       if (after.status !== 200) {
         ctx.fail({
           message: `deleting ${victim.path} also affected ${bystander.path}: ${answered(after)}`,
           evidence: [del, after],
         });
-      } else if (
-        bystanderBefore?.status === 200 &&
-        !deepEqual(withoutFields(bystanderBefore.json, volatile), withoutFields(after.json, volatile))
-      ) {
+      } else if (bystanderBefore?.status === 200 && !deepEqual(item(bystanderBefore), item(after))) {
         ctx.fail({
-          message: `deleting ${victim.path} changed ${bystander.path}: ${diffPaths(withoutFields(bystanderBefore.json, volatile), withoutFields(after.json, volatile)).join(', ')}`,
+          message: `deleting ${victim.path} changed ${bystander.path}: ${diffPaths(item(bystanderBefore), item(after)).join(', ')}`,
           evidence: [del, bystanderBefore, after],
         });
       }
@@ -79,6 +80,13 @@ export default defineCheck({
         ctx.fail({
           message: `deleting ${victim.path} also removed other items from the collection: ${r.idField} ${vanished.slice(0, 5).join(', ')}`,
           evidence: [before, del, after],
+        });
+      }
+      // A soft delete that hides the item URL but keeps listing it has not removed it.
+      if (after.status === 200 && remaining.has(victim.id)) {
+        ctx.fail({
+          message: `after ${answered(del)}, the collection still lists the deleted item (${r.idField} ${victim.id})`,
+          evidence: [del, after],
         });
       }
     }

@@ -91,9 +91,36 @@ tester.run(noErrorIn2xx, {
         },
       },
     },
+    {
+      // Found by the alternative API (test/independent): a rollout record that did not succeed.
+      name: 'an item whose own fields are called success, ok and errors',
+      api: {
+        middleware: (req, res) => {
+          if (req.method !== 'GET' || !/\/v1\/widgets\/\d+$/.test(req.url ?? '')) return false;
+          const id = Number(req.url?.split('/').pop());
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(
+            JSON.stringify({ id, name: 'bolt', price: 3, success: false, ok: false, errors: ['timeout'] }),
+          );
+          return true;
+        },
+      },
+    },
   ],
   invalid: [
     { name: '200 with {"error": {...}}', api: { breaks: { errorIn200: true } }, message: '"error" member' },
+    {
+      name: '200 with an error that echoes the id: {"id": 7, "success": false, "message": ...}',
+      api: {
+        middleware: (req, res) => {
+          if (req.method !== 'GET' || !/\/v1\/orders$/.test(req.url ?? '')) return false;
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end('{"id":7,"success":false,"message":"no such order"}');
+          return true;
+        },
+      },
+      message: '"success": false',
+    },
     {
       name: '200 with {"success": false}',
       api: { breaks: { successFalse: true } },

@@ -1,0 +1,120 @@
+// Switches of the alternative API: valid choices the conventions leave open, and single rule breaks.
+
+/**
+ * Valid choices where CONVENTIONS.md is silent, each made differently from the bundled example
+ * API. Every combination is a correct API: the full audit must pass it.
+ */
+export interface AltChoices {
+  /**
+   * Collection answers: `cursor` `{items, next}` (next an absolute URL or null), `drf`
+   * `{count, next, previous, results}` (Django REST style pages), `stripe`
+   * `{object: "list", data, has_more, url}` newest first, `hal` `{_embedded: {<name>: [...]},
+   * _links, page}` (Spring Data REST, application/hal+json, pages counted from 0).
+   */
+  lists: 'cursor' | 'drf' | 'stripe' | 'hal';
+  /** Items per page (collections longer than this are paged). */
+  pageSize: number;
+  /** Single items: `bare`, or `data` `{data: item, meta: {request_id}}`. */
+  items: 'bare' | 'data';
+  /** A create answers 201 with the item (`full`) or with no body, only a Location (`location-only`). */
+  createBody: 'full' | 'location-only';
+  /** A DELETE answers `200` `{deleted: true, id}` or `204` with no body. */
+  deleteStatus: 200 | 204;
+  /** A DELETE of an item already deleted answers `404`, or the same as the first DELETE (`same`). */
+  repeatDelete: 404 | 'same';
+  /** Error bodies: `problem` (RFC 9457, detail only sometimes) or `flat` `{code, message, request_id}`. */
+  errors: 'problem' | 'flat';
+  /** Request fields the resource does not know: rejected with 400, or ignored. */
+  unknownFields: 'reject' | 'ignore';
+  /**
+   * The 429: `headers` carries RateLimit-Limit/-Remaining/-Reset only (no Retry-After, and the
+   * RateLimit-* headers ride on every answer); `date` carries Retry-After as an HTTP date only.
+   */
+  rateLimit: 'headers' | 'date';
+  /** Requests allowed per second per token and URL path. */
+  rateLimitPerSecond: number;
+  /** Path prefix holding the version. */
+  prefix: '/v2' | '/api/v2';
+  /** Header of idempotency keys on POST. */
+  idempotencyHeader: string;
+  /** Every answer sets a load-balancer affinity cookie (it plays no part in authentication). */
+  affinityCookie: boolean;
+}
+
+/** One rule broken in a way the team's own fixtures may not show. */
+export type AltBreak =
+  /** ERR-STATUS, ERR-MALFORMED: a validation failure answers 200 {"status": "error", ...}. */
+  | 'validation-200'
+  /** AUTH-MISSING: no Authorization header answers 404 (hiding the API). */
+  | 'unauthenticated-404'
+  /** AUTH-MISSING: no Authorization header answers 403. */
+  | 'missing-token-403'
+  /** ERR-NOT-FOUND: PUT on an unknown id creates the item (an upsert), 201. */
+  | 'put-upsert'
+  /** MTH-JSON-BODY: text/plain (and unlabelled) payloads are parsed as JSON and accepted. */
+  | 'accept-text-plain'
+  /** MTH-DELETE: DELETE soft-deletes: the item answers 404 but the collection still lists it. */
+  | 'soft-delete-listed'
+  /** IDEM-GET: reading an item increments its "views" counter. */
+  | 'view-counter'
+  /** AUTH-INVALID: the token under the Basic scheme is accepted too. */
+  | 'basic-accepted'
+  /** ERR-SERVER, ERR-MALFORMED: a field of the wrong type makes the server fail (500). */
+  | 'wrong-type-500'
+  /** ERR-MALFORMED: a JSON array POSTed to a collection is a batch create. */
+  | 'array-batch-create'
+  /** ERR-MALFORMED: a PATCH with JSON null is a no-op 200. */
+  | 'null-patch-ok'
+  /** IDEM-PUT: PUT appends the sent list entries to the stored ones. */
+  | 'put-appends'
+  /** IDEM-KEY: the idempotency key is stored but a retry still creates a second item. */
+  | 'key-replays-but-creates'
+  /** GEN-STATELESS: an authenticated answer sets a session cookie that later stands in for the token. */
+  | 'session-cookie'
+  /** ERR-NOT-FOUND: an id that is not shaped like this API's ids answers 400 "malformed id". */
+  | 'malformed-id-400'
+  /** AUTH-FORBIDDEN: the limited token's DELETE answers 403 but deletes. */
+  | 'forbidden-still-acts'
+  /** LIM-429: over the limit the API answers 503 with Retry-After. */
+  | 'limit-503'
+  /** MTH-DELETE: DELETE also removes the item created just before the deleted one. */
+  | 'delete-neighbour'
+  /** VER-UNKNOWN: any /v<N> prefix is served. */
+  | 'any-version';
+
+export interface AltApiOptions extends Partial<AltChoices> {
+  breaks?: AltBreak[];
+}
+
+export interface ResolvedAlt extends AltChoices {
+  breaks: Set<AltBreak>;
+  tokens: { full: string; limited: string };
+}
+
+export const ALT_DEFAULTS: AltChoices = {
+  lists: 'cursor',
+  pageSize: 50,
+  items: 'bare',
+  createBody: 'full',
+  deleteStatus: 200,
+  repeatDelete: 404,
+  errors: 'problem',
+  unknownFields: 'reject',
+  rateLimit: 'headers',
+  rateLimitPerSecond: 200,
+  prefix: '/v2',
+  idempotencyHeader: 'X-Idempotency-Key',
+  affinityCookie: false,
+};
+
+/** Fills in the defaults. */
+export function resolveAlt(options: AltApiOptions = {}): ResolvedAlt {
+  const { breaks, ...choices } = options;
+  const defined = Object.fromEntries(Object.entries(choices).filter(([, v]) => v !== undefined));
+  return {
+    ...ALT_DEFAULTS,
+    ...(defined as Partial<AltChoices>),
+    breaks: new Set(breaks ?? []),
+    tokens: { full: 'alt_live_7Hq2mK9vX4pR', limited: 'alt_ro_3Jd8sW1nB6tY' },
+  };
+}

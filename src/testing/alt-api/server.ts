@@ -1,0 +1,302 @@
+// The alternative API's node:http server: authentication, rate limit, routing, media types, then the operation.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import type { FixtureServer } from '../fixture-server.js';
+import { resolveAlt, type AltApiOptions, type ResolvedAlt } from './options.js';
+import { altResources, type AltResource } from './resources.js';
+import { AltStore } from './store.js';
+import { errorReply, jsonType, type Reply, type Where } from './reply.js';
+import { runOperation, type KeyStore } from './handlers.js';
+
+/** A running alternative API. */
+export interface AltServer extends FixtureServer {
+  options: ResolvedAlt;
+  resources: AltResource[];
+  /** Requests the server answered, by status (for tests that want to know what was seen). */
+  statuses: Map<number, number>;
+}
+
+const MAX_BODY = 1024 * 1024;
+const REALM = 'alt-api';
+
+/** Starts the alternative API on 127.0.0.1, any free port. */
+export async function startAltApi(options: AltApiOptions = {}): Promise<AltServer> {
+  const opts = resolveAlt(options);
+  const resources = altResources();
+  const store = new AltStore(resources);
+  const keys: KeyStore = new Map();
+  const windows = new Map<string, { start: number; count: number }>();
+  const sessions = new Set<string>();
+  const statuses = new Map<number, number>();
+  const sockets = new Set<Socket>();
+  let origin = '';
+
+  const handle = (req: IncomingMessage, raw: Buffer | 'too-large'): Reply => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const method = (req.method ?? 'GET').toUpperCase();
+    const where: Where = { origin, prefix: opts.prefix, opts };
+
+    // 1. Authentication, before anything about the path or the body.
+    const who = authenticate(req, opts, sessions);
+    if (who.kind === 'missing') {
+      if (opts.breaks.has('unauthenticated-404')) return errorReply(where, 404, 'not_found');
+      if (opts.breaks.has('missing-token-403')) return errorReply(where, 403, 'forbidden');
+      return errorReply(where, 401, 'unauthorized', {
+        headers: { 'WWW-Authenticate': `Bearer realm="${REALM}"` },
+      });
+    }
+    if (who.kind === 'invalid') {
+      return errorReply(where, 401, 'invalid_token', {
+        detail: 'The access token is malformed, expired or revoked',
+        headers: {
+          'WWW-Authenticate': `Bearer realm="${REALM}", error="invalid_token", error_description="The access token is invalid"`,
+        },
+      });
+    }
+
+    // 2. Rate limit per token and path.
+    const limit = hit(windows, `${who.token} ${url.pathname}`, opts.rateLimitPerSecond);
+    const limitHeaders: Record<string, string> =
+      opts.rateLimit === 'headers'
+        ? {
+            'RateLimit-Limit': String(opts.rateLimitPerSecond),
+            'RateLimit-Remaining': String(Math.max(0, opts.rateLimitPerSecond - limit.count)),
+            'RateLimit-Reset': String(Math.max(1, Math.ceil((limit.resetAt - Date.now()) / 1000))),
+          }
+        : {};
+    const withLimit = (reply: Reply): Reply => ({ ...reply, headers: { ...limitHeaders, ...reply.headers } });
+    if (limit.count > opts.rateLimitPerSecond) {
+      if (opts.breaks.has('limit-503')) {
+        return errorReply(where, 503, 'too_many_requests', { headers: { 'Retry-After': '1' } });
+      }
+      const retry: Record<string, string> =
+        opts.rateLimit === 'date'
+          ? { 'Retry-After': new Date(Math.ceil(limit.resetAt / 1000) * 1000).toUTCString() }
+          : {};
+      return withLimit(errorReply(where, 429, 'too_many_requests', { headers: retry }));
+    }
+    const sessionCookie: Record<string, string> =
+      opts.breaks.has('session-cookie') && who.kind === 'full' && who.via === 'header'
+        ? { 'Set-Cookie': `sid=${newSession(sessions)}; Path=/; HttpOnly` }
+        : {};
+    return withLimit(withHeaders(route(req, url, method, raw, who, where), sessionCookie));
+  };
+
+  const route = (
+    req: IncomingMessage,
+    url: URL,
+    method: string,
+    raw: Buffer | 'too-large',
+    who: { kind: 'full' | 'limited'; token: string },
+    where: Where,
+  ): Reply => {
+    // 3. The path: <prefix>/<collection>[/<id>].
+    const prefix = opts.breaks.has('any-version')
+      ? (/^(\/api)?\/v\d+(?=\/)/.exec(url.pathname)?.[0] ?? opts.prefix)
+      : opts.prefix;
+    if (!url.pathname.startsWith(`${prefix}/`)) return errorReply(where, 404, 'not_found');
+    const segments = url.pathname
+      .slice(prefix.length + 1)
+      .split('/')
+      .filter((s, i, all) => s !== '' || i < all.length - 1);
+    const r = resources.find((res) => res.name === segments[0]);
+    if (!r || segments.length > 2 || segments.some((s) => s === '')) {
+      return errorReply(where, 404, 'not_found', { detail: `Nothing at ${url.pathname}` });
+    }
+    let id: string | undefined;
+    try {
+      id = segments[1] === undefined ? undefined : decodeURIComponent(segments[1]);
+    } catch {
+      return errorReply(where, 404, 'not_found');
+    }
+    // 4. The method.
+    const allowed =
+      id === undefined
+        ? ['GET', 'HEAD', 'POST', 'OPTIONS']
+        : ['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+    if (method === 'OPTIONS') return { status: 204, headers: { Allow: allowed.join(', ') } };
+    if (!allowed.includes(method)) {
+      return errorReply(where, 405, 'method_not_allowed', { headers: { Allow: allowed.join(', ') } });
+    }
+    const op = method === 'HEAD' ? 'GET' : method;
+    // 5. Permission: the limited token reads only.
+    const write = op !== 'GET';
+    if (write && who.kind === 'limited') {
+      if (opts.breaks.has('forbidden-still-acts') && op === 'DELETE' && id !== undefined) {
+        runOperation(store, keys, {
+          method: op,
+          r,
+          id,
+          raw: '',
+          query: url.searchParams,
+          token: who.token,
+          where,
+        });
+      }
+      return errorReply(where, 403, 'forbidden', { detail: 'This token may only read' });
+    }
+    if (id !== undefined && opts.breaks.has('malformed-id-400') && !r.idShape.test(id)) {
+      return errorReply(where, 400, 'bad_request', { detail: `"${id}" is not a valid ${r.idField}` });
+    }
+    // 6. The body of a write: JSON only, an object.
+    let body: unknown;
+    let text = '';
+    if (op === 'POST' || op === 'PUT' || op === 'PATCH') {
+      if (raw === 'too-large') return errorReply(where, 413, 'payload_too_large');
+      text = raw.toString('utf8');
+      const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+      const isJson = type === 'application/json' || type.endsWith('+json');
+      if (text !== '' && !isJson && !opts.breaks.has('accept-text-plain')) {
+        return errorReply(where, 415, 'unsupported_media_type', {
+          detail: `Send application/json${op === 'PATCH' ? ' or application/merge-patch+json' : ''}`,
+          headers: { 'Accept-Patch': 'application/merge-patch+json, application/json' },
+        });
+      }
+      if (text.trim() === '')
+        return errorReply(where, 400, 'bad_request', { detail: 'A JSON body is required' });
+      try {
+        body = JSON.parse(text);
+      } catch {
+        return errorReply(where, 400, 'bad_request', { detail: 'The body is not valid JSON' });
+      }
+      const batch = op === 'POST' && Array.isArray(body) && opts.breaks.has('array-batch-create');
+      const nullPatch = op === 'PATCH' && body === null && opts.breaks.has('null-patch-ok');
+      if ((typeof body !== 'object' || body === null || Array.isArray(body)) && !batch && !nullPatch) {
+        return errorReply(where, 400, 'bad_request', { detail: 'The body must be a JSON object' });
+      }
+    }
+    const header = opts.idempotencyHeader.toLowerCase();
+    const key = req.headers[header];
+    const reply = runOperation(store, keys, {
+      method: op,
+      r,
+      id,
+      body,
+      raw: text,
+      query: url.searchParams,
+      token: who.token,
+      idempotencyKey: typeof key === 'string' ? key : undefined,
+      where,
+    });
+    return method === 'HEAD' ? { ...reply, body: undefined } : reply;
+  };
+
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY) tooLarge = true;
+      else chunks.push(chunk);
+    });
+    req.on('end', () => {
+      let reply: Reply;
+      try {
+        reply = handle(req, tooLarge ? 'too-large' : Buffer.concat(chunks));
+      } catch (err) {
+        reply = errorReply({ origin, prefix: opts.prefix, opts }, 500, 'internal', {
+          detail: (err as Error).message,
+        });
+      }
+      statuses.set(reply.status, (statuses.get(reply.status) ?? 0) + 1);
+      write(res, reply, opts);
+    });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    origin,
+    baseUrl: origin + opts.prefix,
+    tokens: opts.tokens,
+    options: opts,
+    resources,
+    statuses,
+    snapshot: () => store.snapshot(),
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+type Who =
+  | { kind: 'missing' }
+  | { kind: 'invalid' }
+  | { kind: 'full' | 'limited'; token: string; via: 'header' | 'cookie' };
+
+/** Bearer tokens only (scheme case-insensitive); the session-cookie break also takes a session id. */
+function authenticate(req: IncomingMessage, opts: ResolvedAlt, sessions: Set<string>): Who {
+  const header = req.headers.authorization;
+  if (header === undefined) {
+    const sid = /(?:^|;\s*)sid=([^;]+)/.exec(req.headers.cookie ?? '')?.[1];
+    if (sid && sessions.has(sid)) return { kind: 'full', token: opts.tokens.full, via: 'cookie' };
+    return { kind: 'missing' };
+  }
+  if (opts.breaks.has('basic-accepted') && /^basic +/i.test(header)) {
+    if (same(header.replace(/^basic +/i, ''), opts.tokens.full)) {
+      return { kind: 'full', token: opts.tokens.full, via: 'header' };
+    }
+  }
+  const match = /^bearer +(\S+)\s*$/i.exec(header);
+  if (!match) return { kind: 'invalid' };
+  if (same(match[1], opts.tokens.full)) return { kind: 'full', token: match[1], via: 'header' };
+  if (same(match[1], opts.tokens.limited)) return { kind: 'limited', token: match[1], via: 'header' };
+  return { kind: 'invalid' };
+}
+
+function same(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+function newSession(sessions: Set<string>): string {
+  const sid = randomBytes(12).toString('hex');
+  sessions.add(sid);
+  return sid;
+}
+
+/** A fixed one-second window per key. */
+function hit(
+  windows: Map<string, { start: number; count: number }>,
+  key: string,
+  limit: number,
+): { count: number; resetAt: number } {
+  const now = Date.now();
+  let w = windows.get(key);
+  if (!w || now - w.start >= 1000) {
+    w = { start: now, count: 0 };
+    windows.set(key, w);
+  }
+  // Refused requests do not count, so a client that waits as told is served again.
+  if (w.count <= limit) w.count++;
+  return { count: w.count, resetAt: w.start + 1000 };
+}
+
+function withHeaders(reply: Reply, headers: Record<string, string>): Reply {
+  return { ...reply, headers: { ...reply.headers, ...headers } };
+}
+
+function write(res: ServerResponse, reply: Reply, opts: ResolvedAlt): void {
+  const headers: Record<string, string | string[]> = { 'X-Request-Id': randomUUID(), ...reply.headers };
+  if (opts.affinityCookie) {
+    const own = reply.headers['Set-Cookie'];
+    headers['Set-Cookie'] = [...(own ? [own] : []), 'lb_node=alt-node-1; Path=/; HttpOnly'];
+  }
+  if (reply.body !== undefined && reply.status !== 204) {
+    const text = JSON.stringify(reply.body);
+    headers['Content-Type'] = reply.type ?? jsonType(opts);
+    headers['Content-Length'] = String(Buffer.byteLength(text));
+    res.writeHead(reply.status, headers);
+    res.end(text);
+    return;
+  }
+  res.writeHead(reply.status, headers);
+  res.end();
+}
