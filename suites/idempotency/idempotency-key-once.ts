@@ -2,16 +2,9 @@
 import { randomUUID } from 'node:crypto';
 import { defineCheck, type Exchange } from '../../src/core/check.js';
 import type { ResourceConfig } from '../../src/core/types.js';
-import {
-  deepEqual,
-  idOf,
-  isObject,
-  listIds,
-  missingValues,
-  unwrapItem,
-  unwrapList,
-} from '../../src/core/shapes.js';
+import { deepEqual, idOf, isObject, listIds, unwrapItem, unwrapList } from '../../src/core/shapes.js';
 import { answered, is2xx } from '../../src/core/verdicts.js';
+import { valuesNotShown } from '../methods/support/shown.js';
 
 export default defineCheck({
   kind: 'active',
@@ -67,7 +60,7 @@ export default defineCheck({
       const ours = entries
         .filter((e) => {
           const id = idOf(e, r.idField);
-          return id !== undefined && !known.has(id) && missingValues(r.sample, e).length === 0;
+          return id !== undefined && !known.has(id) && valuesNotShown(r.sample, e, r.idField).length === 0;
         })
         .map((e) => idOf(e, r.idField)!);
       if (ours.length > 1) {

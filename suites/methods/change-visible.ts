@@ -1,6 +1,6 @@
 // MTH-CHANGE: PUT and PATCH on an item answer 200 and the change is visible to a later GET.
 import { defineCheck, type CheckContext, type Created } from '../../src/core/check.js';
-import { missingValues, unwrapItemLoose } from '../../src/core/shapes.js';
+import { valuesNotShown } from './support/shown.js';
 import { answered } from '../../src/core/verdicts.js';
 
 export default defineCheck({
@@ -48,7 +48,7 @@ async function change(
     ctx.fail({ message: `after ${method}, ${answered(read)}, expected 200`, evidence: [sent, read] });
     return;
   }
-  const missing = missingValues(body, unwrapItemLoose(read.json, r.idField));
+  const missing = valuesNotShown(body, read.json, r.idField);
   if (missing.length > 0) {
     ctx.fail({
       message: `${method} answered ${sent.status} but a later GET does not show the values sent for ${missing.map((f) => `"${f}"`).join(', ')}`,

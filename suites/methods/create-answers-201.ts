@@ -1,7 +1,7 @@
 // MTH-CREATE: POST to a collection creates the resource, answers 201, and the item can be read back.
 import { defineCheck } from '../../src/core/check.js';
 import { createdFrom } from '../../src/engine/context.js';
-import { missingValues, unwrapItemLoose } from '../../src/core/shapes.js';
+import { valuesNotShown } from './support/shown.js';
 import { answered, is2xx } from '../../src/core/verdicts.js';
 
 export default defineCheck({
@@ -45,7 +45,7 @@ export default defineCheck({
       });
       return;
     }
-    const missing = missingValues(r.sample, unwrapItemLoose(read.json, r.idField));
+    const missing = valuesNotShown(r.sample, read.json, r.idField);
     if (missing.length > 0) {
       ctx.fail({
         message: `the created item reads back without the values sent for ${missing.map((f) => `"${f}"`).join(', ')}`,

@@ -5,6 +5,7 @@ import { auditFixture, CheckTester } from '../../src/testing/check-tester.js';
 import idempotencyKeyOnce from '../../suites/idempotency/idempotency-key-once.js';
 import type { Middleware } from '../../src/example-api/index.js';
 import { VALID_VARIANTS } from './valid-variants.js';
+import { altFixture } from '../../src/testing/alt-api/index.js';
 import { isInner, pathOf, replay, selfRequest, sendJson } from './self-requests.js';
 
 const tester = new CheckTester();
@@ -48,6 +49,7 @@ tester.run(idempotencyKeyOnce, {
   valid: [
     ...VALID_VARIANTS,
     { name: 'the retry replays the item with 200', api: { middleware: replayAs200 } },
+    { name: 'JSON:API documents, another header name', ...altFixture({ format: 'jsonapi' }) },
     {
       name: 'reusing the key with another body answers 422',
       api: {
@@ -60,6 +62,12 @@ tester.run(idempotencyKeyOnce, {
     },
   ],
   invalid: [
+    {
+      // Found by the alternative API: list entries are JSON:API resource objects, the sample a document.
+      name: 'JSON:API: the retry replays the first answer but creates a second item',
+      ...altFixture({ format: 'jsonapi', breaks: ['key-replays-but-creates'] }),
+      message: /two POSTs with the same X-Idempotency-Key created 2 items/,
+    },
     {
       name: 'the key is ignored: the retry creates a second item',
       resource: 'widgets',

@@ -27,7 +27,11 @@ tester.run(readCollectionAndItem, {
 });
 
 tester.run(createAnswers201, {
-  valid: VALID_VARIANTS,
+  valid: [
+    ...VALID_VARIANTS,
+    // Found by the alternative API: the payload is sent and read back inside JSON:API documents.
+    { name: 'JSON:API documents', ...altFixture({ format: 'jsonapi' }) },
+  ],
   invalid: [
     {
       name: 'POST answers 200',
@@ -38,6 +42,16 @@ tester.run(createAnswers201, {
       name: 'the created item cannot be read back',
       api: { breaks: { createNotReadable: true } },
       message: 'cannot be read back',
+    },
+    {
+      name: 'optional fields silently dropped',
+      ...altFixture({ breaks: ['create-drops-optional'] }),
+      message: 'reads back without the values sent for "primary", "lines"',
+    },
+    {
+      name: 'optional fields silently dropped, JSON:API',
+      ...altFixture({ format: 'jsonapi', breaks: ['create-drops-optional'] }),
+      message: 'reads back without the values sent for "data"',
     },
   ],
 });
@@ -74,8 +88,17 @@ tester.run(createLocation, {
 });
 
 tester.run(changeVisible, {
-  valid: VALID_VARIANTS,
+  valid: [
+    ...VALID_VARIANTS,
+    // Found by the alternative API: PUT and PATCH payloads are JSON:API documents.
+    { name: 'JSON:API documents', ...altFixture({ format: 'jsonapi' }) },
+  ],
   invalid: [
+    {
+      name: 'PATCH ignored, JSON:API',
+      ...altFixture({ format: 'jsonapi', breaks: ['patch-ignored'] }),
+      message: 'PATCH answered 200 but a later GET does not show the values sent for "data"',
+    },
     {
       name: 'PUT and PATCH answer 204',
       api: { breaks: { changeStatus204: true } },

@@ -11,8 +11,60 @@ export function altEnv(server: AltServer): NodeJS.ProcessEnv {
 /** The YAML text of the config for this server (its switches decide a few lines). */
 export function altConfigText(server: AltServer): string {
   const o = server.options;
+  const jsonapi = o.format === 'jsonapi';
+  // A payload as the API takes it: bare, or as a JSON:API document of the collection's type.
+  const doc = (type: string, attributes: string): string =>
+    jsonapi ? `{ data: { type: ${type}, attributes: ${attributes} } }` : attributes;
   // Only where unknown fields are refused is an unknown field an invalid payload.
-  const unknownInvalid = (body: string): string => (o.unknownFields === 'reject' ? `\n      - ${body}` : '');
+  const unknownInvalid = (type: string, body: string): string =>
+    o.unknownFields === 'reject' ? `\n      - ${doc(type, body)}` : '';
+  const nested = o.managedFields === 'nested';
+  const summary = o.listFields === 'summary';
+  // Schema members, one per line, indented where they go.
+  const lines = (members: string[], indent: number): string => members.join(`\n${' '.repeat(indent)}`);
+  const managed = nested
+    ? ['_meta: { type: object, required: [revisionNo], properties: { revisionNo: { type: integer } } }']
+    : [
+        'created_at: { type: string }',
+        'updated_at: { type: string }',
+        'version: { type: integer, minimum: 1 }',
+        'etag: { type: string }',
+      ];
+  const managedMembers = nested ? '_meta' : 'created_at, updated_at, version, etag';
+  const addressProps = [
+    'street: { type: string, minLength: 1 }',
+    'city: { type: string }',
+    "zip: { type: string, pattern: '^[0-9]{5}$' }",
+    'primary: { type: boolean }',
+    'lines: { type: array, items: { type: string } }',
+    ...managed,
+  ];
+  // The addresses schema: a bare item, or a JSON:API resource object around the same attributes.
+  const addressSchema = jsonapi
+    ? `type: object
+      required: [type, id, attributes]
+      properties:
+        type: { const: addresses }
+        id: { type: string, pattern: '^adr_[0-9a-z]{5}$' }
+        links: { type: object }
+        attributes:
+          type: object
+          required: [street, city, zip, ${managedMembers}]
+          additionalProperties: false
+          properties:
+            ${lines(addressProps, 12)}`
+    : `type: object
+      required: ${summary ? '[id]' : `[id, street, city, zip, ${managedMembers}]`}
+      additionalProperties: false
+      properties:
+        id: { type: string, pattern: '^adr_[0-9a-z]{5}$' }
+        object: { const: address }
+        ${lines([...addressProps, '_links: { type: object }', 'href: { type: string }'], 8)}`;
+  const updatesRequired = summary
+    ? '[id]'
+    : jsonapi
+      ? '[type, id, attributes]'
+      : '[id, title, channel, success]';
   return `# Audits the alternative API (src/testing/alt-api): written by hand, as its users would.
 baseUrl: ${server.baseUrl}
 auth:
@@ -23,52 +75,37 @@ idempotency:
 rateLimit:
   maxRequests: ${o.rateLimitPerSecond * 10}
   expected: true
-resources:
+${nested ? '# Server-managed members the audit cannot guess.\nignoreFields: [revisionNo, changedOn]\n' : ''}resources:
   - name: addresses
     path: /addresses
-    sample: { street: '12 Rue Oberkampf', city: Paris, zip: '75011', primary: false, lines: ['Bat. A'] }
-    replace: { street: '14 Rue Oberkampf', city: Paris, zip: '75011', primary: true, lines: ['Bat. B', '2e etage'] }
-    update: { city: Lyon, zip: '69001' }
+    sample: ${doc('addresses', "{ street: '12 Rue Oberkampf', city: Paris, zip: '75011', primary: false, lines: ['Bat. A'] }")}
+    replace: ${doc('addresses', "{ street: '14 Rue Oberkampf', city: Paris, zip: '75011', primary: true, lines: ['Bat. B', '2e etage'] }")}
+    update: ${doc('addresses', "{ city: Lyon, zip: '69001' }")}
     invalid:
-      - { street: '12 Rue Oberkampf', city: Paris, zip: '7501' }
-      - { city: Paris, zip: '75011' }
-      - { street: '', city: Paris, zip: '75011' }
-      - { street: '12 Rue Oberkampf', city: Paris, zip: 75011 }${unknownInvalid("{ street: '12 Rue Oberkampf', city: Paris, zip: '75011', colour: red }")}
+      - ${doc('addresses', "{ street: '12 Rue Oberkampf', city: Paris, zip: '7501' }")}
+      - ${doc('addresses', "{ city: Paris, zip: '75011' }")}
+      - ${doc('addresses', "{ street: '', city: Paris, zip: '75011' }")}
+      - ${doc('addresses', "{ street: '12 Rue Oberkampf', city: Paris, zip: 75011 }")}${unknownInvalid('addresses', "{ street: '12 Rue Oberkampf', city: Paris, zip: '75011', colour: red }")}
     forbidden: [create, replace, update, delete]
     idempotencyKey: true
     schema:
-      type: object
-      required: [id, street, city, zip, created_at, updated_at, version, etag]
-      additionalProperties: false
-      properties:
-        id: { type: string, pattern: '^adr_[0-9a-z]{5}$' }
-        object: { const: address }
-        street: { type: string, minLength: 1 }
-        city: { type: string }
-        zip: { type: string, pattern: '^[0-9]{5}$' }
-        primary: { type: boolean }
-        lines: { type: array, items: { type: string } }
-        created_at: { type: string }
-        updated_at: { type: string }
-        version: { type: integer, minimum: 1 }
-        etag: { type: string }
-        _links: { type: object }
+      ${addressSchema}
   - name: updates
     path: /updates
     operations: [list, read, create, replace, update, delete]
-    sample: { title: '2.6.0', channel: stable, success: false, notes: ['rolled back'], build: { number: 412, commit: a1b2c3d } }
-    replace: { title: '2.6.1', channel: beta, success: true }
-    update: { success: true, build: { number: 413 } }
+    sample: ${doc('updates', "{ title: '2.6.0', channel: stable, success: false, notes: ['rolled back'], build: { number: 412, commit: a1b2c3d } }")}
+    replace: ${doc('updates', "{ title: '2.6.1', channel: beta, success: true }")}
+    update: ${doc('updates', '{ success: true, build: { number: 413 } }')}
     invalid:
-      - { title: '2.6.0', channel: alpha, success: true }
-      - { title: '2.6.0', channel: stable }
-      - { title: '2.6.0', channel: stable, success: 'yes' }
-      - { channel: stable, success: true }
+      - ${doc('updates', "{ title: '2.6.0', channel: alpha, success: true }")}
+      - ${doc('updates', "{ title: '2.6.0', channel: stable }")}
+      - ${doc('updates', "{ title: '2.6.0', channel: stable, success: 'yes' }")}
+      - ${doc('updates', '{ channel: stable, success: true }')}
     forbidden: [create, replace, update, delete]
     idempotencyKey: true
     schema:
       type: object
-      required: [id, title, channel, success, version]
+      required: ${updatesRequired}
       properties:
         id: { type: string, pattern: '^[0-9a-f]{24}$' }
         title: { type: string }
@@ -76,18 +113,17 @@ resources:
         success: { type: boolean }
         notes: { type: array, items: { type: string } }
         build: { type: object }
-        version: { type: integer }
   - name: settings
     path: /settings
-    idField: uid
-    sample: { name: ui.density, value: compact, scope: user, priority: 2 }
-    replace: { name: ui.density, value: comfortable, scope: org }
-    update: { value: cozy }
+    idField: ${jsonapi ? 'id' : 'uid'}
+    sample: ${doc('settings', '{ name: ui.density, value: compact, scope: user, priority: 2 }')}
+    replace: ${doc('settings', '{ name: ui.density, value: comfortable, scope: org }')}
+    update: ${doc('settings', '{ value: cozy }')}
     invalid:
-      - { name: 'Bad Name', value: x, scope: user }
-      - { name: ui.x, value: x, scope: team }
-      - { name: ui.x, value: x, scope: user, priority: -1 }
-      - { name: ui.x, scope: user }${unknownInvalid('{ name: ui.x, value: x, scope: user, owner: me }')}
+      - ${doc('settings', "{ name: 'Bad Name', value: x, scope: user }")}
+      - ${doc('settings', '{ name: ui.x, value: x, scope: team }')}
+      - ${doc('settings', '{ name: ui.x, value: x, scope: user, priority: -1 }')}
+      - ${doc('settings', '{ name: ui.x, scope: user }')}${unknownInvalid('settings', '{ name: ui.x, value: x, scope: user, owner: me }')}
     forbidden: [create, replace, update, delete]
 `;
 }

@@ -1,6 +1,6 @@
 // Operations of the alternative API: list, read, create (with idempotency keys), PUT, merge-patch PATCH, DELETE.
 import { createHash } from 'node:crypto';
-import { errorReply, itemReply, itemUrl, listReply, type Reply, type Where } from './reply.js';
+import { errorReply, itemReply, itemUrl, LIST_PARAMS, listReply, type Reply, type Where } from './reply.js';
 import { mergePatch, validate, writable, type AltResource } from './resources.js';
 import type { AltStore, StoredRecord } from './store.js';
 
@@ -28,8 +28,12 @@ export function runOperation(store: AltStore, keys: KeyStore, req: OpRequest): R
   const breaks = where.opts.breaks;
   if (req.id === undefined) {
     if (req.method === 'GET') {
-      const records = store.all(r.name);
-      return listReply(r, records, where, req.query);
+      const known = where.opts.format === 'jsonapi' ? ['page[number]'] : LIST_PARAMS[where.opts.lists];
+      const unknown = [...req.query.keys()].filter((k) => !known.includes(k));
+      if (where.opts.unknownQuery === 'reject' && unknown.length > 0) {
+        return errorReply(where, 400, 'bad_request', { detail: `Unknown query parameter "${unknown[0]}"` });
+      }
+      return listReply(r, store.all(r.name), where, req.query);
     }
     return create(store, keys, req);
   }
@@ -43,7 +47,7 @@ export function runOperation(store: AltStore, keys: KeyStore, req: OpRequest): R
       const made = store.insertWithId(r, req.id, writable(r, asObject(req.body)));
       return itemReply(201, r, made, where, { Location: itemUrl(r, made.id, where) });
     }
-    return notFound(req);
+    return notFound(req, store);
   }
   if (req.method === 'GET') {
     if (breaks.has('view-counter')) rec.views = (rec.views ?? 0) + 1;
@@ -64,6 +68,7 @@ export function runOperation(store: AltStore, keys: KeyStore, req: OpRequest): R
   const merged = asObject(mergePatch(rec.fields, patch));
   const problems = validate(r, merged, where.opts.unknownFields);
   if (problems.length > 0) return invalid(req, problems);
+  if (breaks.has('patch-ignored')) return itemReply(200, r, rec, where);
   store.write(rec, writable(r, merged));
   return itemReply(200, r, rec, where);
 }
@@ -89,7 +94,11 @@ function create(store: AltStore, keys: KeyStore, req: OpRequest): Reply {
   const body = asObject(req.body);
   const problems = validate(r, body, where.opts.unknownFields);
   if (problems.length > 0) return invalid(req, problems);
-  const rec = store.insert(r, writable(r, body));
+  let fields = writable(r, body);
+  if (breaks.has('create-drops-optional')) {
+    fields = Object.fromEntries(Object.entries(fields).filter(([k]) => r.fields[k].required));
+  }
+  const rec = store.insert(r, fields);
   if (earlier)
     return { ...earlier.reply, headers: { ...earlier.reply.headers, 'Idempotent-Replayed': 'true' } };
   const location = itemUrl(r, rec.id, where);
@@ -105,13 +114,15 @@ function remove(store: AltStore, req: OpRequest, rec: StoredRecord | undefined):
   const { r, where } = req;
   const breaks = where.opts.breaks;
   const answer = (id: string): Reply =>
-    where.opts.deleteStatus === 200
-      ? { status: 200, headers: {}, body: { deleted: true, [r.idField]: id } }
-      : { status: 204, headers: {} };
+    where.opts.deleteStatus === 204
+      ? { status: 204, headers: {} }
+      : where.opts.format === 'jsonapi'
+        ? { status: 200, headers: {}, body: { meta: { deleted: true } } }
+        : { status: 200, headers: {}, body: { deleted: true, [r.idField]: id } };
   if (rec === undefined || rec.deletedAt !== undefined) {
     const before = store.deleted.get(r.name)?.has(req.id!) || rec?.deletedAt !== undefined;
     if (before && where.opts.repeatDelete === 'same') return answer(req.id!);
-    return notFound(req);
+    return notFound(req, store);
   }
   if (breaks.has('soft-delete-listed')) {
     rec.deletedAt = new Date().toISOString();
@@ -126,7 +137,11 @@ function remove(store: AltStore, req: OpRequest, rec: StoredRecord | undefined):
   return answer(rec.id);
 }
 
-function notFound(req: OpRequest): Reply {
+/** 404, or 410 Gone for an id that existed and was deleted when the deletedStatus switch says so. */
+function notFound(req: OpRequest, store: AltStore): Reply {
+  if (req.where.opts.deletedStatus === 410 && store.deleted.get(req.r.name)?.has(req.id!)) {
+    return errorReply(req.where, 410, 'gone', { instance: `${req.where.prefix}/${req.r.name}/${req.id}` });
+  }
   return errorReply(req.where, 404, 'not_found', {
     detail: `No ${req.r.objectName} with ${req.r.idField} ${req.id}`,
     instance: `${req.where.prefix}/${req.r.name}/${req.id ?? ''}`,

@@ -6,6 +6,11 @@
  */
 export interface AltChoices {
   /**
+   * `plain` JSON as the other switches shape it, or `jsonapi` (jsonapi.org documents for requests,
+   * items, lists and errors, application/vnd.api+json; the list, item and error switches then do not apply).
+   */
+  format: 'plain' | 'jsonapi';
+  /**
    * Collection answers: `cursor` `{items, next}` (next an absolute URL or null), `drf`
    * `{count, next, previous, results}` (Django REST style pages), `stripe`
    * `{object: "list", data, has_more, url}` newest first, `hal` `{_embedded: {<name>: [...]},
@@ -28,9 +33,10 @@ export interface AltChoices {
   unknownFields: 'reject' | 'ignore';
   /**
    * The 429: `headers` carries RateLimit-Limit/-Remaining/-Reset only (no Retry-After, and the
-   * RateLimit-* headers ride on every answer); `date` carries Retry-After as an HTTP date only.
+   * RateLimit-* headers ride on every answer); `date` carries Retry-After as an HTTP date only;
+   * `structured` the IETF draft's `RateLimit: "default";r=0;t=1` and `RateLimit-Policy` only.
    */
-  rateLimit: 'headers' | 'date';
+  rateLimit: 'headers' | 'date' | 'structured';
   /** Requests allowed per second per token and URL path. */
   rateLimitPerSecond: number;
   /** Path prefix holding the version. */
@@ -39,6 +45,26 @@ export interface AltChoices {
   idempotencyHeader: string;
   /** Every answer sets a load-balancer affinity cookie (it plays no part in authentication). */
   affinityCookie: boolean;
+  /** Collection entries: the `full` item, or a `summary` (id, one field, a self link). */
+  listFields: 'full' | 'summary';
+  /**
+   * Server-managed members: `snake` created_at, updated_at, version, etag at the top; `nested`
+   * `_meta: {revisionNo, createdOn, changedOn}` (names the audit cannot guess: the config lists
+   * them in ignoreFields).
+   */
+  managedFields: 'snake' | 'nested';
+  /** A deleted item (GET, and a repeated DELETE answering 404 otherwise) answers 404 or 410 Gone. */
+  deletedStatus: 404 | 410;
+  /** Query parameters the collection does not know: ignored, or refused with 400. */
+  unknownQuery: 'ignore' | 'reject';
+  /** `Connection: close` on every answer instead of keeping connections alive. */
+  closeConnections: boolean;
+  /** The rate limit counts every request per client address and path, before authentication. */
+  limitBeforeAuth: boolean;
+  /** Collections start with seed records (false: empty, as on a fresh service). */
+  seeded: boolean;
+  /** Media type of non-error JSON answers (default application/json; charset=utf-8, or hal+json for hal lists). */
+  contentType?: string;
 }
 
 /** One rule broken in a way the team's own fixtures may not show. */
@@ -80,7 +106,11 @@ export type AltBreak =
   /** MTH-DELETE: DELETE also removes the item created just before the deleted one. */
   | 'delete-neighbour'
   /** VER-UNKNOWN: any /v<N> prefix is served. */
-  | 'any-version';
+  | 'any-version'
+  /** MTH-CHANGE: PATCH answers 200 with the item but stores nothing. */
+  | 'patch-ignored'
+  /** MTH-CREATE: POST silently drops the optional fields it was sent. */
+  | 'create-drops-optional';
 
 export interface AltApiOptions extends Partial<AltChoices> {
   breaks?: AltBreak[];
@@ -92,6 +122,7 @@ export interface ResolvedAlt extends AltChoices {
 }
 
 export const ALT_DEFAULTS: AltChoices = {
+  format: 'plain',
   lists: 'cursor',
   pageSize: 50,
   items: 'bare',
@@ -105,6 +136,13 @@ export const ALT_DEFAULTS: AltChoices = {
   prefix: '/v2',
   idempotencyHeader: 'X-Idempotency-Key',
   affinityCookie: false,
+  listFields: 'full',
+  managedFields: 'snake',
+  deletedStatus: 404,
+  unknownQuery: 'ignore',
+  closeConnections: false,
+  limitBeforeAuth: false,
+  seeded: true,
 };
 
 /** Fills in the defaults. */

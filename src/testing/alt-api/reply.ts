@@ -2,7 +2,8 @@
 import { randomUUID } from 'node:crypto';
 import type { ResolvedAlt } from './options.js';
 import type { AltResource, Problem } from './resources.js';
-import { represent, type StoredRecord } from './store.js';
+import { etagOf, represent, type StoredRecord } from './store.js';
+import { errorDocument, itemDocument, JSON_API, listDocument } from './jsonapi.js';
 
 /** One answer before it is written. */
 export interface Reply {
@@ -25,12 +26,22 @@ export interface Where {
 
 /** Media type of non-error JSON answers. */
 export function jsonType(opts: ResolvedAlt): string {
+  if (opts.contentType) return opts.contentType;
+  if (opts.format === 'jsonapi') return JSON_API;
   return opts.lists === 'hal' ? 'application/hal+json' : 'application/json; charset=utf-8';
 }
 
+/** Query parameters each list style understands (the unknownQuery switch refuses the others). */
+export const LIST_PARAMS: Record<ResolvedAlt['lists'], string[]> = {
+  cursor: ['cursor'],
+  drf: ['page'],
+  stripe: ['starting_after'],
+  hal: ['page'],
+};
+
 /** A record as an answer shows it (Stripe-style `object`, HAL `_links` where that style is chosen). */
 export function view(r: AltResource, rec: StoredRecord, where: Where): Record<string, unknown> {
-  const item = represent(r, rec);
+  const item = represent(r, rec, where.opts.managedFields);
   if (where.opts.lists === 'stripe') return { object: r.objectName, ...item };
   if (where.opts.lists === 'hal') {
     return { ...item, _links: { self: { href: itemUrl(r, rec.id, where) } } };
@@ -51,11 +62,16 @@ export function itemReply(
   headers: Record<string, string> = {},
 ): Reply {
   const item = view(r, rec, where);
-  const body = where.opts.items === 'data' ? { data: item, meta: { request_id: randomUUID() } } : item;
+  const body =
+    where.opts.format === 'jsonapi'
+      ? itemDocument(r, rec, where)
+      : where.opts.items === 'data'
+        ? { data: item, meta: { request_id: randomUUID() } }
+        : item;
   return {
     status,
     headers: {
-      ETag: String(item.etag),
+      ETag: etagOf(rec),
       'Last-Modified': new Date(rec.updatedAt).toUTCString(),
       ...headers,
     },
@@ -72,7 +88,11 @@ export function listReply(
 ): Reply {
   const size = where.opts.pageSize;
   const base = `${where.origin}${where.prefix}/${r.name}`;
-  const views = (recs: StoredRecord[]): unknown[] => recs.map((rec) => view(r, rec, where));
+  if (where.opts.format === 'jsonapi') {
+    return { status: 200, headers: {}, body: listDocument(r, records, where, query) };
+  }
+  const views = (recs: StoredRecord[]): unknown[] =>
+    recs.map((rec) => (where.opts.listFields === 'summary' ? summary(r, rec, where) : view(r, rec, where)));
   switch (where.opts.lists) {
     case 'cursor': {
       // Cursor paging: the items after the record named by ?cursor=<id>.
@@ -130,6 +150,12 @@ export function listReply(
   }
 }
 
+/** A list entry that is not the whole item: its id, its first field, and where the item is. */
+function summary(r: AltResource, rec: StoredRecord, where: Where): Record<string, unknown> {
+  const first = Object.keys(r.fields)[0];
+  return { [r.idField]: rec.id, [first]: rec.fields[first], href: itemUrl(r, rec.id, where) };
+}
+
 function pageNumber(text: string | null, first: number): number {
   const n = Number(text ?? first);
   return Number.isInteger(n) && n >= first ? n : first;
@@ -149,6 +175,7 @@ const TITLES: Record<string, string> = {
   payload_too_large: 'Payload too large',
   idempotency_key_reused: 'Idempotency key reused',
   gone: 'Gone',
+  conflict: 'Conflict',
   internal: 'Internal error',
 };
 
@@ -160,6 +187,14 @@ export function errorReply(
   options: { detail?: string; errors?: Problem[]; instance?: string; headers?: Record<string, string> } = {},
 ): Reply {
   const title = TITLES[code] ?? code;
+  if (where.opts.format === 'jsonapi') {
+    return {
+      status,
+      headers: options.headers ?? {},
+      type: JSON_API,
+      body: errorDocument(status, code, title, options.detail, options.errors),
+    };
+  }
   if (where.opts.errors === 'problem') {
     return {
       status,

@@ -8,6 +8,7 @@ import { altResources, type AltResource } from './resources.js';
 import { AltStore } from './store.js';
 import { errorReply, jsonType, type Reply, type Where } from './reply.js';
 import { runOperation, type KeyStore } from './handlers.js';
+import { attributesOf } from './jsonapi.js';
 
 /** A running alternative API. */
 export interface AltServer extends FixtureServer {
@@ -24,7 +25,7 @@ const REALM = 'alt-api';
 export async function startAltApi(options: AltApiOptions = {}): Promise<AltServer> {
   const opts = resolveAlt(options);
   const resources = altResources();
-  const store = new AltStore(resources);
+  const store = new AltStore(resources, opts.managedFields, opts.seeded);
   const keys: KeyStore = new Map();
   const windows = new Map<string, { start: number; count: number }>();
   const sessions = new Set<string>();
@@ -37,6 +38,11 @@ export async function startAltApi(options: AltApiOptions = {}): Promise<AltServe
     const method = (req.method ?? 'GET').toUpperCase();
     const where: Where = { origin, prefix: opts.prefix, opts };
 
+    // 0. Optionally, a limit per client address that counts even unauthenticated requests.
+    if (opts.limitBeforeAuth) {
+      const early = hit(windows, `${req.socket.remoteAddress} ${url.pathname}`, opts.rateLimitPerSecond * 2);
+      if (early.count > opts.rateLimitPerSecond * 2) return tooMany(where, early.resetAt);
+    }
     // 1. Authentication, before anything about the path or the body.
     const who = authenticate(req, opts, sessions);
     if (who.kind === 'missing') {
@@ -57,24 +63,13 @@ export async function startAltApi(options: AltApiOptions = {}): Promise<AltServe
 
     // 2. Rate limit per token and path.
     const limit = hit(windows, `${who.token} ${url.pathname}`, opts.rateLimitPerSecond);
-    const limitHeaders: Record<string, string> =
-      opts.rateLimit === 'headers'
-        ? {
-            'RateLimit-Limit': String(opts.rateLimitPerSecond),
-            'RateLimit-Remaining': String(Math.max(0, opts.rateLimitPerSecond - limit.count)),
-            'RateLimit-Reset': String(Math.max(1, Math.ceil((limit.resetAt - Date.now()) / 1000))),
-          }
-        : {};
+    const limitHeaders = rateHeaders(opts, limit, false);
     const withLimit = (reply: Reply): Reply => ({ ...reply, headers: { ...limitHeaders, ...reply.headers } });
     if (limit.count > opts.rateLimitPerSecond) {
       if (opts.breaks.has('limit-503')) {
         return errorReply(where, 503, 'too_many_requests', { headers: { 'Retry-After': '1' } });
       }
-      const retry: Record<string, string> =
-        opts.rateLimit === 'date'
-          ? { 'Retry-After': new Date(Math.ceil(limit.resetAt / 1000) * 1000).toUTCString() }
-          : {};
-      return withLimit(errorReply(where, 429, 'too_many_requests', { headers: retry }));
+      return tooMany(where, limit.resetAt, limit.count);
     }
     const sessionCookie: Record<string, string> =
       opts.breaks.has('session-cookie') && who.kind === 'full' && who.via === 'header'
@@ -165,6 +160,14 @@ export async function startAltApi(options: AltApiOptions = {}): Promise<AltServe
       if ((typeof body !== 'object' || body === null || Array.isArray(body)) && !batch && !nullPatch) {
         return errorReply(where, 400, 'bad_request', { detail: 'The body must be a JSON object' });
       }
+      if (opts.format === 'jsonapi' && !batch && !nullPatch) {
+        const doc = attributesOf(r, body, op === 'POST' ? undefined : id);
+        if ('status' in doc)
+          return errorReply(where, doc.status, doc.status === 409 ? 'conflict' : 'bad_request', {
+            detail: doc.detail,
+          });
+        body = doc.attributes;
+      }
     }
     const header = opts.idempotencyHeader.toLowerCase();
     const key = req.headers[header];
@@ -223,6 +226,42 @@ export async function startAltApi(options: AltApiOptions = {}): Promise<AltServe
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** The 429 in the chosen style. */
+function tooMany(where: Where, resetAt: number, count = Infinity): Reply {
+  return errorReply(where, 429, 'too_many_requests', {
+    headers: rateHeaders(where.opts, { count, resetAt }, true),
+  });
+}
+
+/**
+ * Rate-limit headers: `headers` RateLimit-Limit/-Remaining/-Reset on every answer; `date`
+ * Retry-After as an HTTP date, on the 429 only; `structured` the IETF draft's RateLimit and
+ * RateLimit-Policy on every answer. Seconds are rounded up, dates to the next whole second.
+ */
+function rateHeaders(
+  opts: ResolvedAlt,
+  limit: { count: number; resetAt: number },
+  refused: boolean,
+): Record<string, string> {
+  const seconds = Math.max(1, Math.ceil((limit.resetAt - Date.now()) / 1000));
+  const remaining = Math.max(0, opts.rateLimitPerSecond - limit.count);
+  switch (opts.rateLimit) {
+    case 'headers':
+      return {
+        'RateLimit-Limit': String(opts.rateLimitPerSecond),
+        'RateLimit-Remaining': String(remaining),
+        'RateLimit-Reset': String(seconds),
+      };
+    case 'date':
+      return refused ? { 'Retry-After': new Date(Math.ceil(limit.resetAt / 1000) * 1000).toUTCString() } : {};
+    case 'structured':
+      return {
+        'RateLimit-Policy': `"per-path";q=${opts.rateLimitPerSecond};w=1`,
+        RateLimit: `"per-path";r=${remaining};t=${seconds}`,
+      };
+  }
 }
 
 type Who =
@@ -285,6 +324,7 @@ function withHeaders(reply: Reply, headers: Record<string, string>): Reply {
 
 function write(res: ServerResponse, reply: Reply, opts: ResolvedAlt): void {
   const headers: Record<string, string | string[]> = { 'X-Request-Id': randomUUID(), ...reply.headers };
+  if (opts.closeConnections) headers.Connection = 'close';
   if (opts.affinityCookie) {
     const own = reply.headers['Set-Cookie'];
     headers['Set-Cookie'] = [...(own ? [own] : []), 'lb_node=alt-node-1; Path=/; HttpOnly'];

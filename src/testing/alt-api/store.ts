@@ -24,11 +24,15 @@ export class AltStore {
   /** Ids that existed once and were deleted (a repeated DELETE may answer like the first). */
   readonly deleted = new Map<string, Set<string>>();
 
-  constructor(private readonly resources: AltResource[]) {
+  constructor(
+    private readonly resources: AltResource[],
+    private readonly managed: ManagedStyle,
+    seeded: boolean,
+  ) {
     for (const r of resources) {
       this.records.set(
         r.name,
-        r.seed.map((s) => {
+        (seeded ? r.seed : []).map((s) => {
           const { [r.idField]: id, ...fields } = s;
           return { id: String(id), fields, createdAt: SEED_TIME, updatedAt: SEED_TIME, version: 1 };
         }),
@@ -78,7 +82,9 @@ export class AltStore {
   /** The records as the API would show them, for before/after comparisons in tests. */
   snapshot(): Record<string, unknown[]> {
     const out: Record<string, unknown[]> = {};
-    for (const r of this.resources) out[r.name] = this.all(r.name).map((rec) => represent(r, rec));
+    for (const r of this.resources) {
+      out[r.name] = this.all(r.name).map((rec) => represent(r, rec, this.managed));
+    }
     return out;
   }
 }
@@ -89,12 +95,21 @@ export function etagOf(rec: StoredRecord): string {
   return `W/"${hash}"`;
 }
 
+/** Where the server-managed members go (see AltChoices.managedFields). */
+export type ManagedStyle = 'snake' | 'nested';
+
 /** A record's representation: id, client fields, then the server-managed members. */
-export function represent(r: AltResource, rec: StoredRecord): Record<string, unknown> {
-  return {
+export function represent(r: AltResource, rec: StoredRecord, managed: ManagedStyle): Record<string, unknown> {
+  const own = {
     [r.idField]: rec.id,
     ...rec.fields,
     ...(rec.views !== undefined ? { views: rec.views } : {}),
+  };
+  if (managed === 'nested') {
+    return { ...own, _meta: { revisionNo: rec.version, createdOn: rec.createdAt, changedOn: rec.updatedAt } };
+  }
+  return {
+    ...own,
     created_at: rec.createdAt,
     updated_at: rec.updatedAt,
     version: rec.version,
