@@ -100,7 +100,7 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
     for (const result of hub.results(plan.resources)) record(result);
     observing = false;
     // Cleanup runs even after an interruption, and gives a service that stopped answering one more try.
-    await client.beginCleanup();
+    await client.beginCleanup(ledger.pending().length > 0);
     const cleanupReport = await cleanup(client, ledger);
     const interrupted = signal.aborted;
     return {

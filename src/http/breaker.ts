@@ -73,6 +73,8 @@ export class Breaker {
       this.streak = 0;
       return;
     }
+    // A probe the audit itself stopped (an interruption) proves nothing about the service.
+    if (outcome.error && NOT_THE_SERVICE.has(outcome.error.code)) return;
     this.reason =
       `the service stopped answering: ${streak} requests in a row got no complete answer (the last: ${last}), ` +
       `and neither did ${what} sent to check (${outcome.error?.message ?? 'no answer'})`;

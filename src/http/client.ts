@@ -154,12 +154,13 @@ export class HttpClient {
   }
 
   /**
-   * Enters cleanup: requests are sent even after an interruption, and a service that had stopped
-   * answering gets one more probe, so what the audit created is deleted whenever possible.
+   * Enters cleanup: requests are sent even after an interruption, and (when there is something to
+   * delete) a service that had stopped answering gets one more probe, so what the audit created is
+   * deleted whenever possible.
    */
-  async beginCleanup(): Promise<void> {
+  async beginCleanup(somethingToDelete = true): Promise<void> {
     this.cleaningUp = true;
-    await this.breaker.recheck();
+    if (somethingToDelete) await this.breaker.recheck();
   }
 
   /** Absolute URL of a path relative to the base URL (absolute URLs pass through). */

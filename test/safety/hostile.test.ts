@@ -1,6 +1,9 @@
 // Hostile services: each misbehaves one way; the audit finishes within its time-outs, exits 1 with a
 // failed result and evidence, prints no stack trace, and keeps to its caps.
 import { afterEach, describe, expect, it } from '@jest/globals';
+import { packagePath } from '../../src/core/paths.js';
+import { startExampleFixture } from '../../src/testing/fixture-server.js';
+import { exampleEnv } from '../../src/testing/example-config.js';
 import { cli, readAll, readReport, STACK_LINE, tempDir, writeConfig, type ReportJson } from './helpers.js';
 import {
   HUGE_BODY_BYTES,
@@ -88,8 +91,9 @@ describe('a service that stops answering', () => {
       const results = expectCleanFailure(run, 'ERR-SERVER');
       const errors = results.flatMap((r) => r.evidence.map((e) => e.error ?? ''));
       expect(errors.some((e) => error.test(e))).toBe(true);
-      // The circuit breaker: a handful of requests, not one full time-out per check.
-      expect(server.requests).toBeLessThanOrEqual(8);
+      // The circuit breaker: the preflight, one round of what was in flight at once (at most 8 checks,
+      // the auth matrix sends 6 at a time) and the probe; not the ~300 requests of a full audit.
+      expect(server.requests).toBeLessThanOrEqual(16);
       const skipped = run.report.results.filter((r) => r.status === 'skipped');
       expect(skipped.some((r) => /the service stopped answering/.test(r.message ?? ''))).toBe(true);
       expect(run.stdout).toMatch(/the service stopped answering/);
@@ -124,7 +128,8 @@ describe('a service that answers with broken bodies', () => {
 
   it('huge chunked body: the client stops reading at the cap and says so', async () => {
     const server = await hostile('huge-body');
-    const run = await audit(server, 10_000);
+    // The burst of the rate-limit check would only repeat the same reads 200 times (the bench runs it all).
+    const run = await audit(server, 10_000, ['--skip', 'LIM-*']);
     expect(run.code).toBe(1);
     expect(run.stdout + run.stderr).not.toMatch(STACK_LINE);
     const evidence = failed(run.report).flatMap((r) => r.evidence);
@@ -135,11 +140,11 @@ describe('a service that answers with broken bodies', () => {
     expect(server.maxBytesOneRequest).toBeLessThan(BODY_CAP + 16 * 1024 * 1024);
     // Evidence keeps only a short excerpt of each body.
     expect(JSON.stringify(run.report).length).toBeLessThan(2 * 1024 * 1024);
-  });
+  }, 90_000);
 
   it('huge declared body: Content-Length over the cap stops the read at once', async () => {
     const server = await hostile('huge-body-declared');
-    const run = await audit(server, 10_000);
+    const run = await audit(server, 10_000, ['--skip', 'LIM-*']);
     expect(run.code).toBe(1);
     const evidence = failed(run.report).flatMap((r) => r.evidence);
     const capped = evidence.filter((e) => e.response?.truncated === true);
@@ -149,7 +154,7 @@ describe('a service that answers with broken bodies', () => {
       ),
     );
     expect(server.maxBytesOneRequest).toBeLessThan(16 * 1024 * 1024);
-  });
+  }, 90_000);
 });
 
 describe('redirects', () => {
@@ -176,5 +181,42 @@ describe('redirects', () => {
     expect(
       notes.some((n) => n.includes(`redirect (307) to ${other.origin}/`) && n.includes('not followed')),
     ).toBe(true);
+  });
+});
+
+describe('a service that drops only some requests', () => {
+  it('resets malformed writes: ERR-SERVER fails, yet the breaker does not stop the audit', async () => {
+    let dropped = 0;
+    const server = await startExampleFixture({
+      middleware: (req, _res, body) => {
+        if (!['POST', 'PUT', 'PATCH'].includes(req.method ?? '')) return false;
+        try {
+          JSON.parse(body.toString('utf8'));
+          if ((req.headers['content-type'] ?? '').startsWith('application/json')) return false;
+        } catch {
+          // not JSON: dropped below
+        }
+        dropped++;
+        req.socket.resetAndDestroy();
+        return true;
+      },
+    });
+    closers.push(() => server.close());
+    const dir = await tempDir();
+    const out = `${dir}/reports`;
+    const run = await cli(
+      ['run', '--config', packagePath('config', 'example.yaml'), '--base-url', server.baseUrl, '--out', out],
+      { env: exampleEnv(server) },
+    );
+    const report = await readReport(out);
+    expect(dropped).toBeGreaterThan(3);
+    expect(run.code).toBe(1);
+    expect(failed(report, 'ERR-SERVER').length).toBeGreaterThan(0);
+    // Every other request was answered, so the probe found the service well and the audit went on.
+    expect(report.results.filter((r) => /stopped answering/.test(r.message ?? ''))).toEqual([]);
+    expect(
+      report.results.filter((r) => r.checkId === 'read-collection-and-item').map((r) => r.status),
+    ).toEqual(['passed', 'passed']);
+    expect(report.cleanup.leftovers).toEqual([]);
   });
 });
