@@ -3,6 +3,7 @@ import { describe, expect, it } from '@jest/globals';
 import { auditFixture, CheckTester } from '../../src/testing/check-tester.js';
 import forbidden403 from '../../suites/auth/forbidden-403.js';
 import { VALID_VARIANTS } from './valid-variants.js';
+import { altFixture } from '../../src/testing/alt-api/index.js';
 import {
   actAsFull,
   answer,
@@ -22,6 +23,11 @@ new CheckTester().run(forbidden403, {
   valid: [
     ...VALID_VARIANTS,
     {
+      // Found by the alternative API: a view counter that every read moves is IDEM-GET's finding.
+      name: 'a view counter that every read moves (not taken for an effect of the refused requests)',
+      ...altFixture({ breaks: ['view-counter'] }),
+    },
+    {
       name: 'envelopes carrying a request id that differs on every answer',
       api: { variant: { itemStyle: 'envelope-data' }, middleware: stampEnvelopes },
     },
@@ -35,6 +41,11 @@ new CheckTester().run(forbidden403, {
     },
   ],
   invalid: [
+    {
+      name: 'a 403 that still deletes, beside a view counter',
+      ...altFixture({ breaks: ['view-counter', 'forbidden-still-acts'] }),
+      message: /DELETE .* with the limited token answered 403 but still acted: the item is gone/,
+    },
     {
       name: 'the limited token allowed to write',
       api: { middleware: actAsFull(limitedWrite) },

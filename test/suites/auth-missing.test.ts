@@ -4,6 +4,7 @@ import type { Middleware } from '../../src/example-api/index.js';
 import { auditFixture, CheckTester } from '../../src/testing/check-tester.js';
 import missingCredentials401 from '../../suites/auth/missing-credentials-401.js';
 import { VALID_VARIANTS } from './valid-variants.js';
+import { altFixture } from '../../src/testing/alt-api/index.js';
 import { actAsFull, answer, FULL, isItem, isJson, isWrite, noAuth, stampEnvelopes } from './auth-fixtures.js';
 
 /** Judges existence before authentication: an unknown item answers 404 even without credentials. */
@@ -22,6 +23,11 @@ const existenceFirst: Middleware = async (req, res) => {
 new CheckTester().run(missingCredentials401, {
   valid: [
     ...VALID_VARIANTS,
+    {
+      // Found by the alternative API: a view counter that every read moves is IDEM-GET's finding.
+      name: 'a view counter that every read moves (not taken for an effect of the refused requests)',
+      ...altFixture({ breaks: ['view-counter'] }),
+    },
     {
       name: 'envelopes carrying a request id that differs on every answer',
       api: { variant: { itemStyle: 'envelope-data' }, middleware: stampEnvelopes },

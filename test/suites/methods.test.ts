@@ -121,6 +121,11 @@ tester.run(deleteRemoves, {
       name: 'items in {data, meta: {request_id}} with a new request id per answer',
       ...altFixture({ items: 'data' }),
     },
+    {
+      // Found by the alternative API: the bystander's view counter moves on every read (IDEM-GET's finding).
+      name: 'a view counter that every read moves',
+      ...altFixture({ breaks: ['view-counter'] }),
+    },
   ],
   invalid: [
     { name: 'the item stays readable', api: { breaks: { deleteNoop: true } }, message: 'still readable' },

@@ -5,7 +5,7 @@ import { listIds } from '../../../src/core/shapes.js';
 import { is2xx } from '../../../src/core/verdicts.js';
 import type { Credential } from './credentials.js';
 import { allowedReadOnly, mayAct, requestOf, type Probe } from './probes.js';
-import { compareState, pathOf, readCreated, readState } from './state.js';
+import { changesBeyondReads, pathOf, readCreated, readState } from './state.js';
 
 /** One request of the matrix and what came of it. */
 export interface Outcome {
@@ -105,7 +105,7 @@ export async function runMatrix(
     result.outcomes.push(outcome);
     if (outcome.exchange.status === options.expected && !options.verifyRefused) continue;
     const after = await readState(ctx, r, paths.known);
-    let { changes, evidence } = compareState(r, baseline, after);
+    let { changes, evidence } = await changesBeyondReads(ctx, r, baseline, after, paths.known);
     if (pair.probe.method === 'POST' && is2xx(outcome.exchange)) {
       const created = await readCreated(ctx, r, outcome.exchange);
       if (created) {
@@ -124,7 +124,7 @@ export async function runMatrix(
   }
   if (!options.verifyRefused) {
     const final = await readState(ctx, r, paths.known);
-    const change = compareState(r, baseline, final);
+    const change = await changesBeyondReads(ctx, r, baseline, final, paths.known);
     if (change.changes.length > 0) result.unexplained = change;
   }
   return result;

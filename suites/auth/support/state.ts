@@ -10,6 +10,7 @@ import {
   unwrapList,
 } from '../../../src/core/shapes.js';
 import { answered, is2xx } from '../../../src/core/verdicts.js';
+import { readNoise, withoutNoise } from '../../methods/support/read-noise.js';
 
 /** The path of an exchange's URL, for messages ("/v1/widgets/5"). */
 export function pathOf(x: Exchange): string {
@@ -84,6 +85,30 @@ export function compareState(r: ResourceConfig, before: StateView, after: StateV
     if (added.length + removed.length + changed.length > 0) out.evidence.push(after.list);
   }
   return out;
+}
+
+/**
+ * What changed between two reads that reading itself does not explain: when `compareState` finds
+ * a change, the state is read once more, and members that also change between those two reads
+ * (a view counter, a "last read" stamp: IDEM-GET's business) are left out of the comparison.
+ */
+export async function changesBeyondReads(
+  ctx: CheckContext,
+  r: ResourceConfig,
+  before: StateView,
+  after: StateView,
+  itemPath?: string,
+): Promise<StateChange> {
+  const change = compareState(r, before, after);
+  if (change.changes.length === 0) return change;
+  const again = await readState(ctx, r, itemPath);
+  const noise = readNoise([after.item?.json, after.list?.json], [again.item?.json, again.list?.json]);
+  if (noise.size === 0) return change;
+  const quiet = (view: StateView): StateView => ({
+    item: view.item && { ...view.item, json: withoutNoise(view.item.json, noise) },
+    list: view.list && { ...view.list, json: withoutNoise(view.list.json, noise) },
+  });
+  return compareState(r, quiet(before), quiet(after));
 }
 
 /** The items of a list body keyed by id; undefined when the body is not a recognisable list. */
