@@ -2,8 +2,9 @@
 //
 // The server runs in this process and streams a chunked JSON body of --mb megabytes (no
 // Content-Length, so the client cannot know the size in advance and must stop at its cap); the
-// audit runs in a child process (the compiled CLI, as users run it), so its peak RSS is its own.
-// Prints the figures; exits 1 when the peak is over --limit MB (default 150).
+// audit runs in a child process (bin/conformance, as users run it, with two resources and every
+// check), so its peak RSS is its own. Prints the figures; exits 1 when the peak is over --limit MB
+// (default 150) or the audit did not exit 1.
 //
 //   npm run build && node bench/huge-body.mjs [--mb 500] [--limit 150] [--declared]
 //
