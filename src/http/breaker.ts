@@ -43,9 +43,13 @@ export class Breaker {
     this.streak++;
     this.last = outcome.error.message;
     if (this.streak >= this.threshold && this.reason === undefined && this.probing === undefined) {
-      this.probing = this.check().finally(() => {
-        this.probing = undefined;
-      });
+      // The probe never throws (the client turns failures into outcomes); guard anyway, since a
+      // rejection here would surface in whichever send is waiting on it.
+      this.probing = this.check()
+        .catch(() => undefined)
+        .finally(() => {
+          this.probing = undefined;
+        });
     }
   }
 
