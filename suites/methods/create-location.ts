@@ -1,6 +1,6 @@
 // MTH-CREATE (warning): a 201 carries a Location header that leads to the new item.
 import { defineCheck } from '../../src/core/check.js';
-import { idOf, unwrapItemLoose } from '../../src/core/shapes.js';
+import { idOf, unwrapItemLoose, unwrapList } from '../../src/core/shapes.js';
 import { answered } from '../../src/core/verdicts.js';
 
 export default defineCheck({
@@ -44,6 +44,16 @@ export default defineCheck({
     if (!r.operations.includes('read')) return;
     const read = await ctx.send({ method: 'GET', path: target.href });
     const id = idOf(unwrapItemLoose(read.json, r.idField), r.idField);
+    // An answer without an id of its own that lists items (the collection) is not the new item.
+    const listed =
+      id === undefined && (unwrapList(read.json, r.name) ?? []).some((e) => idOf(e, r.idField) !== undefined);
+    if (read.status === 200 && listed) {
+      ctx.fail({
+        message: `the Location header ${location} does not lead to the new item: ${answered(read)} with a list of items`,
+        evidence: [post, read],
+      });
+      return;
+    }
     if (read.status !== 200 || (id !== undefined && id !== created.id)) {
       ctx.fail({
         message: `the Location header ${location} does not lead to the new item: ${answered(read)}${id !== undefined && id !== created.id ? ` with ${r.idField} ${id}, not ${created.id}` : ''}`,

@@ -57,7 +57,14 @@ tester.run(createAnswers201, {
 });
 
 tester.run(createLocation, {
-  valid: VALID_VARIANTS.filter((v) => v.api?.variant?.locationStyle !== 'none'),
+  valid: [
+    ...VALID_VARIANTS.filter((v) => v.api?.variant?.locationStyle !== 'none'),
+    {
+      name: 'no body, only a Location; HAL items',
+      ...altFixture({ createBody: 'location-only', lists: 'hal' }),
+    },
+    { name: 'JSON:API documents', ...altFixture({ format: 'jsonapi' }) },
+  ],
   invalid: [
     {
       name: 'no Location header',
@@ -82,6 +89,13 @@ tester.run(createLocation, {
         },
       },
       message: 'does not lead to the new item',
+      severity: 'warning',
+    },
+    {
+      // Found by the alternative API: GET on the Location answers 200 with the whole collection.
+      name: 'Location points to the collection',
+      ...altFixture({ breaks: ['location-collection'] }),
+      message: 'does not lead to the new item: GET /v2/addresses answered 200 with a list of items',
       severity: 'warning',
     },
   ],

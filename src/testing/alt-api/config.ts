@@ -19,6 +19,8 @@ export function altConfigText(server: AltServer): string {
   const unknownInvalid = (type: string, body: string): string =>
     o.unknownFields === 'reject' ? `\n      - ${doc(type, body)}` : '';
   const nested = o.managedFields === 'nested';
+  const noPut = o.settingsOps === 'no-put';
+  const forbidden = o.limitedMay === 'read' ? '[create, replace, update, delete]' : '[delete]';
   const summary = o.listFields === 'summary';
   // Schema members, one per line, indented where they go.
   const lines = (members: string[], indent: number): string => members.join(`\n${' '.repeat(indent)}`);
@@ -80,13 +82,13 @@ ${nested ? '# Server-managed members the audit cannot guess.\nignoreFields: [rev
     path: /addresses
     sample: ${doc('addresses', "{ street: '12 Rue Oberkampf', city: Paris, zip: '75011', primary: false, lines: ['Bat. A'] }")}
     replace: ${doc('addresses', "{ street: '14 Rue Oberkampf', city: Paris, zip: '75011', primary: true, lines: ['Bat. B', '2e etage'] }")}
-    update: ${doc('addresses', "{ city: Lyon, zip: '69001' }")}
+    update: ${doc('addresses', "{ city: Saint-Étienne, zip: '42000' }")}
     invalid:
       - ${doc('addresses', "{ street: '12 Rue Oberkampf', city: Paris, zip: '7501' }")}
       - ${doc('addresses', "{ city: Paris, zip: '75011' }")}
       - ${doc('addresses', "{ street: '', city: Paris, zip: '75011' }")}
       - ${doc('addresses', "{ street: '12 Rue Oberkampf', city: Paris, zip: 75011 }")}${unknownInvalid('addresses', "{ street: '12 Rue Oberkampf', city: Paris, zip: '75011', colour: red }")}
-    forbidden: [create, replace, update, delete]
+    forbidden: ${forbidden}
     idempotencyKey: true
     schema:
       ${addressSchema}
@@ -101,7 +103,7 @@ ${nested ? '# Server-managed members the audit cannot guess.\nignoreFields: [rev
       - ${doc('updates', "{ title: '2.6.0', channel: stable }")}
       - ${doc('updates', "{ title: '2.6.0', channel: stable, success: 'yes' }")}
       - ${doc('updates', '{ channel: stable, success: true }')}
-    forbidden: [create, replace, update, delete]
+    forbidden: ${forbidden}
     idempotencyKey: true
     schema:
       type: object
@@ -117,14 +119,14 @@ ${nested ? '# Server-managed members the audit cannot guess.\nignoreFields: [rev
     path: /settings
     idField: ${jsonapi ? 'id' : 'uid'}
     sample: ${doc('settings', '{ name: ui.density, value: compact, scope: user, priority: 2 }')}
-    replace: ${doc('settings', '{ name: ui.density, value: comfortable, scope: org }')}
+${noPut ? '    operations: [list, read, create, update, delete]' : `    replace: ${doc('settings', '{ name: ui.density, value: comfortable, scope: org }')}`}
     update: ${doc('settings', '{ value: cozy }')}
     invalid:
       - ${doc('settings', "{ name: 'Bad Name', value: x, scope: user }")}
       - ${doc('settings', '{ name: ui.x, value: x, scope: team }')}
       - ${doc('settings', '{ name: ui.x, value: x, scope: user, priority: -1 }')}
       - ${doc('settings', '{ name: ui.x, scope: user }')}${unknownInvalid('settings', '{ name: ui.x, value: x, scope: user, owner: me }')}
-    forbidden: [create, replace, update, delete]
+    forbidden: ${noPut && o.limitedMay === 'read' ? '[create, update, delete]' : forbidden}
 `;
 }
 

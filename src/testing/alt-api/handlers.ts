@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { errorReply, itemReply, itemUrl, LIST_PARAMS, listReply, type Reply, type Where } from './reply.js';
 import { mergePatch, validate, writable, type AltResource } from './resources.js';
-import type { AltStore, StoredRecord } from './store.js';
+import { SEED_TIME, type AltStore, type StoredRecord } from './store.js';
 
 /** What an operation needs besides the store. */
 export interface OpRequest {
@@ -33,7 +33,11 @@ export function runOperation(store: AltStore, keys: KeyStore, req: OpRequest): R
       if (where.opts.unknownQuery === 'reject' && unknown.length > 0) {
         return errorReply(where, 400, 'bad_request', { detail: `Unknown query parameter "${unknown[0]}"` });
       }
-      return listReply(r, store.all(r.name), where, req.query);
+      // The list-hides-new break serves a stale cache: the seed records only.
+      const records = store
+        .all(r.name)
+        .filter((rec) => !breaks.has('list-hides-new') || rec.createdAt === SEED_TIME);
+      return listReply(r, records, where, req.query);
     }
     return create(store, keys, req);
   }
@@ -83,7 +87,7 @@ function create(store: AltStore, keys: KeyStore, req: OpRequest): Reply {
   const keyId = req.idempotencyKey ? `${req.token} ${r.name} ${req.idempotencyKey}` : undefined;
   const fingerprint = createHash('sha256').update(req.raw).digest('hex');
   const earlier = keyId ? keys.get(keyId) : undefined;
-  if (earlier && earlier.fingerprint !== fingerprint) {
+  if (earlier && earlier.fingerprint !== fingerprint && !breaks.has('key-reuse-replays')) {
     return errorReply(where, 422, 'idempotency_key_reused', {
       detail: `${where.opts.idempotencyHeader} was already used with a different payload`,
     });
@@ -101,11 +105,16 @@ function create(store: AltStore, keys: KeyStore, req: OpRequest): Reply {
   const rec = store.insert(r, fields);
   if (earlier)
     return { ...earlier.reply, headers: { ...earlier.reply.headers, 'Idempotent-Replayed': 'true' } };
-  const location = itemUrl(r, rec.id, where);
+  const location = breaks.has('location-collection')
+    ? `${where.origin}${where.prefix}/${r.name}`
+    : itemUrl(r, rec.id, where);
+  const status = breaks.has('create-202') ? 202 : 201;
   const reply: Reply =
     where.opts.createBody === 'location-only'
-      ? { status: 201, headers: { Location: location } }
-      : itemReply(201, r, rec, where, { Location: location });
+      ? { status, headers: { Location: location } }
+      : where.opts.createBody === 'id-only'
+        ? { status, headers: { Location: location }, body: { [r.idField]: rec.id } }
+        : itemReply(status, r, rec, where, { Location: location });
   if (keyId) keys.set(keyId, { fingerprint, reply });
   return reply;
 }
@@ -121,6 +130,7 @@ function remove(store: AltStore, req: OpRequest, rec: StoredRecord | undefined):
         : { status: 200, headers: {}, body: { deleted: true, [r.idField]: id } };
   if (rec === undefined || rec.deletedAt !== undefined) {
     const before = store.deleted.get(r.name)?.has(req.id!) || rec?.deletedAt !== undefined;
+    if (before && breaks.has('repeat-delete-500')) throw new Error('row already deleted');
     if (before && where.opts.repeatDelete === 'same') return answer(req.id!);
     return notFound(req, store);
   }

@@ -19,10 +19,13 @@ export interface AltChoices {
   lists: 'cursor' | 'drf' | 'stripe' | 'hal';
   /** Items per page (collections longer than this are paged). */
   pageSize: number;
-  /** Single items: `bare`, or `data` `{data: item, meta: {request_id}}`. */
-  items: 'bare' | 'data';
-  /** A create answers 201 with the item (`full`) or with no body, only a Location (`location-only`). */
-  createBody: 'full' | 'location-only';
+  /**
+   * Single items: `bare`, `data` `{data: item, meta: {request_id}}`, or `named` under the
+   * object's name beside metadata `{address: item, meta: {request_id}}`.
+   */
+  items: 'bare' | 'data' | 'named';
+  /** A create answers 201 with the item (`full`), with `{id}` only (`id-only`), or with no body and a Location. */
+  createBody: 'full' | 'id-only' | 'location-only';
   /** A DELETE answers `200` `{deleted: true, id}` or `204` with no body. */
   deleteStatus: 200 | 204;
   /** A DELETE of an item already deleted answers `404`, or the same as the first DELETE (`same`). */
@@ -37,10 +40,12 @@ export interface AltChoices {
    * `structured` the IETF draft's `RateLimit: "default";r=0;t=1` and `RateLimit-Policy` only.
    */
   rateLimit: 'headers' | 'date' | 'structured';
-  /** Requests allowed per second per token and URL path. */
+  /** Requests allowed per second per token and URL path (or per token, see rateLimitScope). */
   rateLimitPerSecond: number;
-  /** Path prefix holding the version. */
-  prefix: '/v2' | '/api/v2';
+  /** What one rate-limit budget covers: each URL path of a token, or all of a token's requests. */
+  rateLimitScope: 'path' | 'token';
+  /** Path prefix holding the version (`/api` only with the no-version-prefix break). */
+  prefix: '/v2' | '/api/v2' | '/api';
   /** Header of idempotency keys on POST. */
   idempotencyHeader: string;
   /** Every answer sets a load-balancer affinity cookie (it plays no part in authentication). */
@@ -63,6 +68,12 @@ export interface AltChoices {
   limitBeforeAuth: boolean;
   /** Collections start with seed records (false: empty, as on a fresh service). */
   seeded: boolean;
+  /** settings take PUT (`all`), or answer it 405 and the config declares no replace (`no-put`). */
+  settingsOps: 'all' | 'no-put';
+  /** The limited token may only read, or may also create and change but not delete. */
+  limitedMay: 'read' | 'write-but-not-delete';
+  /** 401s challenge with `Bearer` only, or with a Basic and a Bearer challenge in two header lines. */
+  challenges: 'bearer' | 'basic-and-bearer';
   /** Media type of non-error JSON answers (default application/json; charset=utf-8, or hal+json for hal lists). */
   contentType?: string;
 }
@@ -110,7 +121,41 @@ export type AltBreak =
   /** MTH-CHANGE: PATCH answers 200 with the item but stores nothing. */
   | 'patch-ignored'
   /** MTH-CREATE: POST silently drops the optional fields it was sent. */
-  | 'create-drops-optional';
+  | 'create-drops-optional'
+  /** MTH-CREATE: POST answers 202 Accepted (the item exists at once). */
+  | 'create-202'
+  /** MTH-CREATE (warning): the Location of a 201 points to the collection, not the new item. */
+  | 'location-collection'
+  /** LIM-RETRY: the 429 says RateLimit-Reset: 1 but the limit holds for ten seconds. */
+  | 'limit-never-lifts'
+  /** LIM-RETRY (warning): the 429 carries no Retry-After and no RateLimit-* header. */
+  | 'no-retry-headers'
+  /** ERR-BODY (warning): unknown paths answer a gateway's {"message"} beside the API's own error bodies. */
+  | 'gateway-error-shape'
+  /** GEN-JSON: unknown paths answer an HTML page. */
+  | 'html-404'
+  /** AUTH-CHALLENGE (warning): 401s carry no WWW-Authenticate. */
+  | 'no-challenge'
+  /** RES-ITEM: the collection is served from a stale cache that holds only the seed records. */
+  | 'list-hides-new'
+  /** ERR-NOT-FOUND: an unknown collection answers 200 with an empty list (a catch-all route). */
+  | 'unknown-collection-200'
+  /** AUTH-FORBIDDEN: the limited token's writes answer 401. */
+  | 'limited-401'
+  /** AUTH-INVALID: any JWT-shaped Bearer token is accepted (decoded, never verified). */
+  | 'any-jwt-accepted'
+  /** IDEM-DELETE: a repeated DELETE answers 500. */
+  | 'repeat-delete-500'
+  /** IDEM-KEY (warning): a key reused with another body replays the first answer. */
+  | 'key-reuse-replays'
+  /** VER-PATH: no version in the path (prefix /api). */
+  | 'no-version-prefix'
+  /** GEN-STATELESS: a keep-alive connection that authenticated once is trusted without a token. */
+  | 'remembers-connection'
+  /** AUTH-MISSING: a malformed JSON body is answered 400 before credentials are checked. */
+  | 'auth-after-validation'
+  /** AUTH-MISSING: an unknown id is answered 404 before credentials are checked. */
+  | 'auth-after-existence';
 
 export interface AltApiOptions extends Partial<AltChoices> {
   breaks?: AltBreak[];
@@ -143,6 +188,10 @@ export const ALT_DEFAULTS: AltChoices = {
   closeConnections: false,
   limitBeforeAuth: false,
   seeded: true,
+  rateLimitScope: 'path',
+  settingsOps: 'all',
+  limitedMay: 'read',
+  challenges: 'bearer',
 };
 
 /** Fills in the defaults. */
@@ -152,6 +201,7 @@ export function resolveAlt(options: AltApiOptions = {}): ResolvedAlt {
   return {
     ...ALT_DEFAULTS,
     ...(defined as Partial<AltChoices>),
+    ...(breaks?.includes('no-version-prefix') ? { prefix: '/api' as const } : {}),
     breaks: new Set(breaks ?? []),
     tokens: { full: 'alt_live_7Hq2mK9vX4pR', limited: 'alt_ro_3Jd8sW1nB6tY' },
   };

@@ -11,8 +11,10 @@ export interface Reply {
   headers: Record<string, string>;
   /** JSON body; undefined for none. */
   body?: unknown;
-  /** Media type of a JSON body (default: the API's JSON type). */
+  /** Media type of the body (default: the API's JSON type). */
   type?: string;
+  /** A body that is not JSON (breaks only), sent as is. */
+  text?: string;
 }
 
 /** Where the request came from: what answers need to build URLs. */
@@ -67,7 +69,9 @@ export function itemReply(
       ? itemDocument(r, rec, where)
       : where.opts.items === 'data'
         ? { data: item, meta: { request_id: randomUUID() } }
-        : item;
+        : where.opts.items === 'named'
+          ? { [r.objectName]: item, meta: { request_id: randomUUID() } }
+          : item;
   return {
     status,
     headers: {

@@ -68,7 +68,20 @@ export function altResources(): AltResource[] {
       seed: [
         { id: 'adr_0seed', street: '1 Rue de la Paix', city: 'Paris', zip: '75002', primary: true },
         { id: 'adr_1seed', street: '9 Quai Perrache', city: 'Lyon', zip: '69002', primary: false },
-        { id: 'adr_2seed', street: '3 Cours Mirabeau', city: 'Aix', zip: '13100', primary: false },
+        {
+          id: 'adr_2seed',
+          street: '3 Cours Mirabeau',
+          city: 'Aix-en-Provence',
+          zip: '13100',
+          primary: false,
+        },
+        {
+          id: 'adr_3seed',
+          street: 'Bâtiment C, 5 Allée des Cèdres',
+          city: 'Orléans',
+          zip: '45000',
+          lines: ['Étage 2'],
+        },
       ],
     },
     {

@@ -9,6 +9,7 @@ import { AltStore } from './store.js';
 import { errorReply, jsonType, type Reply, type Where } from './reply.js';
 import { runOperation, type KeyStore } from './handlers.js';
 import { attributesOf } from './jsonapi.js';
+import { acceptsAnyJwt, beforeAuthentication, unknownPath, type Remembered } from './breaks.js';
 
 /** A running alternative API. */
 export interface AltServer extends FixtureServer {
@@ -29,6 +30,9 @@ export async function startAltApi(options: AltApiOptions = {}): Promise<AltServe
   const keys: KeyStore = new Map();
   const windows = new Map<string, { start: number; count: number }>();
   const sessions = new Set<string>();
+  const remembered: Remembered = new WeakSet();
+  /** Buckets the limit-never-lifts break keeps refusing, until when. */
+  const stuck = new Map<string, number>();
   const statuses = new Map<number, number>();
   const sockets = new Set<Socket>();
   let origin = '';
@@ -43,27 +47,31 @@ export async function startAltApi(options: AltApiOptions = {}): Promise<AltServe
       const early = hit(windows, `${req.socket.remoteAddress} ${url.pathname}`, opts.rateLimitPerSecond * 2);
       if (early.count > opts.rateLimitPerSecond * 2) return tooMany(where, early.resetAt);
     }
+    const early = beforeAuthentication(req, url, raw, where, store, resources);
+    if (early) return early;
     // 1. Authentication, before anything about the path or the body.
-    const who = authenticate(req, opts, sessions);
+    const who = authenticate(req, where, sessions, remembered);
+    if (who.kind === 'full' && who.via === 'header') remembered.add(req.socket);
     if (who.kind === 'missing') {
       if (opts.breaks.has('unauthenticated-404')) return errorReply(where, 404, 'not_found');
       if (opts.breaks.has('missing-token-403')) return errorReply(where, 403, 'forbidden');
-      return errorReply(where, 401, 'unauthorized', {
-        headers: { 'WWW-Authenticate': `Bearer realm="${REALM}"` },
-      });
+      return errorReply(where, 401, 'unauthorized', { headers: challenge(opts, '') });
     }
     if (who.kind === 'invalid') {
       return errorReply(where, 401, 'invalid_token', {
         detail: 'The access token is malformed, expired or revoked',
-        headers: {
-          'WWW-Authenticate': `Bearer realm="${REALM}", error="invalid_token", error_description="The access token is invalid"`,
-        },
+        headers: challenge(opts, ', error="invalid_token", error_description="The access token is invalid"'),
       });
     }
 
     // 2. Rate limit per token and path.
-    const limit = hit(windows, `${who.token} ${url.pathname}`, opts.rateLimitPerSecond);
-    const limitHeaders = rateHeaders(opts, limit, false);
+    const bucket = opts.rateLimitScope === 'token' ? who.token : `${who.token} ${url.pathname}`;
+    const limit = hit(windows, bucket, opts.rateLimitPerSecond);
+    if (opts.breaks.has('limit-never-lifts')) {
+      if (limit.count > opts.rateLimitPerSecond && !stuck.has(bucket)) stuck.set(bucket, Date.now() + 10_000);
+      if ((stuck.get(bucket) ?? 0) > Date.now()) limit.count = opts.rateLimitPerSecond + 1;
+    }
+    const limitHeaders = opts.breaks.has('no-retry-headers') ? {} : rateHeaders(opts, limit, false);
     const withLimit = (reply: Reply): Reply => ({ ...reply, headers: { ...limitHeaders, ...reply.headers } });
     if (limit.count > opts.rateLimitPerSecond) {
       if (opts.breaks.has('limit-503')) {
@@ -90,15 +98,13 @@ export async function startAltApi(options: AltApiOptions = {}): Promise<AltServe
     const prefix = opts.breaks.has('any-version')
       ? (/^(\/api)?\/v\d+(?=\/)/.exec(url.pathname)?.[0] ?? opts.prefix)
       : opts.prefix;
-    if (!url.pathname.startsWith(`${prefix}/`)) return errorReply(where, 404, 'not_found');
+    if (!url.pathname.startsWith(`${prefix}/`)) return unknownPath(url, where);
     const segments = url.pathname
       .slice(prefix.length + 1)
       .split('/')
       .filter((s, i, all) => s !== '' || i < all.length - 1);
     const r = resources.find((res) => res.name === segments[0]);
-    if (!r || segments.length > 2 || segments.some((s) => s === '')) {
-      return errorReply(where, 404, 'not_found', { detail: `Nothing at ${url.pathname}` });
-    }
+    if (!r || segments.length > 2 || segments.some((s) => s === '')) return unknownPath(url, where);
     let id: string | undefined;
     try {
       id = segments[1] === undefined ? undefined : decodeURIComponent(segments[1]);
@@ -106,10 +112,12 @@ export async function startAltApi(options: AltApiOptions = {}): Promise<AltServe
       return errorReply(where, 404, 'not_found');
     }
     // 4. The method.
-    const allowed =
+    const noPut = r.name === 'settings' && opts.settingsOps === 'no-put';
+    const allowed = (
       id === undefined
         ? ['GET', 'HEAD', 'POST', 'OPTIONS']
-        : ['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+        : ['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']
+    ).filter((m) => !(noPut && m === 'PUT'));
     if (method === 'OPTIONS') return { status: 204, headers: { Allow: allowed.join(', ') } };
     if (!allowed.includes(method)) {
       return errorReply(where, 405, 'method_not_allowed', { headers: { Allow: allowed.join(', ') } });
@@ -117,7 +125,8 @@ export async function startAltApi(options: AltApiOptions = {}): Promise<AltServe
     const op = method === 'HEAD' ? 'GET' : method;
     // 5. Permission: the limited token reads only.
     const write = op !== 'GET';
-    if (write && who.kind === 'limited') {
+    const mayWrite = opts.limitedMay === 'write-but-not-delete' && op !== 'DELETE';
+    if (write && who.kind === 'limited' && !mayWrite) {
       if (opts.breaks.has('forbidden-still-acts') && op === 'DELETE' && id !== undefined) {
         runOperation(store, keys, {
           method: op,
@@ -129,6 +138,7 @@ export async function startAltApi(options: AltApiOptions = {}): Promise<AltServe
           where,
         });
       }
+      if (opts.breaks.has('limited-401')) return errorReply(where, 401, 'unauthorized');
       return errorReply(where, 403, 'forbidden', { detail: 'This token may only read' });
     }
     if (id !== undefined && opts.breaks.has('malformed-id-400') && !r.idShape.test(id)) {
@@ -230,8 +240,9 @@ export async function startAltApi(options: AltApiOptions = {}): Promise<AltServe
 
 /** The 429 in the chosen style. */
 function tooMany(where: Where, resetAt: number, count = Infinity): Reply {
+  const silent = where.opts.breaks.has('no-retry-headers');
   return errorReply(where, 429, 'too_many_requests', {
-    headers: rateHeaders(where.opts, { count, resetAt }, true),
+    headers: silent ? {} : rateHeaders(where.opts, { count, resetAt }, true),
   });
 }
 
@@ -264,17 +275,34 @@ function rateHeaders(
   }
 }
 
+/** The WWW-Authenticate of a 401 (`extra`: the error parameters of an invalid token). */
+function challenge(opts: ResolvedAlt, extra: string): Record<string, string> {
+  if (opts.breaks.has('no-challenge')) return {};
+  const bearer = `Bearer realm="${REALM}"${extra}`;
+  // Two challenges go out as two header lines (see write()).
+  return { 'WWW-Authenticate': opts.challenges === 'bearer' ? bearer : `Basic realm="${REALM}"\n${bearer}` };
+}
+
 type Who =
   | { kind: 'missing' }
   | { kind: 'invalid' }
-  | { kind: 'full' | 'limited'; token: string; via: 'header' | 'cookie' };
+  | { kind: 'full' | 'limited'; token: string; via: 'header' | 'cookie' | 'connection' };
 
 /** Bearer tokens only (scheme case-insensitive); the session-cookie break also takes a session id. */
-function authenticate(req: IncomingMessage, opts: ResolvedAlt, sessions: Set<string>): Who {
+function authenticate(
+  req: IncomingMessage,
+  where: Where,
+  sessions: Set<string>,
+  remembered: Remembered,
+): Who {
+  const opts = where.opts;
   const header = req.headers.authorization;
   if (header === undefined) {
     const sid = /(?:^|;\s*)sid=([^;]+)/.exec(req.headers.cookie ?? '')?.[1];
     if (sid && sessions.has(sid)) return { kind: 'full', token: opts.tokens.full, via: 'cookie' };
+    if (opts.breaks.has('remembers-connection') && remembered.has(req.socket)) {
+      return { kind: 'full', token: opts.tokens.full, via: 'connection' };
+    }
     return { kind: 'missing' };
   }
   if (opts.breaks.has('basic-accepted') && /^basic +/i.test(header)) {
@@ -286,6 +314,7 @@ function authenticate(req: IncomingMessage, opts: ResolvedAlt, sessions: Set<str
   if (!match) return { kind: 'invalid' };
   if (same(match[1], opts.tokens.full)) return { kind: 'full', token: match[1], via: 'header' };
   if (same(match[1], opts.tokens.limited)) return { kind: 'limited', token: match[1], via: 'header' };
+  if (acceptsAnyJwt(where, match[1])) return { kind: 'full', token: opts.tokens.full, via: 'header' };
   return { kind: 'invalid' };
 }
 
@@ -325,12 +354,14 @@ function withHeaders(reply: Reply, headers: Record<string, string>): Reply {
 function write(res: ServerResponse, reply: Reply, opts: ResolvedAlt): void {
   const headers: Record<string, string | string[]> = { 'X-Request-Id': randomUUID(), ...reply.headers };
   if (opts.closeConnections) headers.Connection = 'close';
+  const challenges = reply.headers['WWW-Authenticate'];
+  if (challenges?.includes('\n')) headers['WWW-Authenticate'] = challenges.split('\n');
   if (opts.affinityCookie) {
     const own = reply.headers['Set-Cookie'];
     headers['Set-Cookie'] = [...(own ? [own] : []), 'lb_node=alt-node-1; Path=/; HttpOnly'];
   }
-  if (reply.body !== undefined && reply.status !== 204) {
-    const text = JSON.stringify(reply.body);
+  if ((reply.body !== undefined || reply.text !== undefined) && reply.status !== 204) {
+    const text = reply.text ?? JSON.stringify(reply.body);
     headers['Content-Type'] = reply.type ?? jsonType(opts);
     headers['Content-Length'] = String(Buffer.byteLength(text));
     res.writeHead(reply.status, headers);

@@ -17,7 +17,7 @@ export interface StoredRecord {
 }
 
 /** Seed records carry fixed timestamps, so a snapshot before and after an audit compares byte for byte. */
-const SEED_TIME = '2024-03-01T09:00:00.000Z';
+export const SEED_TIME = '2024-03-01T09:00:00.000Z';
 
 export class AltStore {
   private readonly records = new Map<string, StoredRecord[]>();
