@@ -42,7 +42,7 @@ export interface PinnedConnection {
 export interface Exchange {
   method: string;
   url: string;
-  /** Undefined when no response arrived (see `error`). */
+  /** Undefined when no complete response arrived (see `error`; the evidence still shows any headers). */
   status?: number;
   /** Response headers, names lower-cased; repeated headers joined with ', ' (set-cookie with '\n'). */
   headers: Record<string, string>;
@@ -86,6 +86,8 @@ export interface CheckContext {
   /** The resource under test (resource-scoped checks); undefined for API-wide checks. */
   resource: ResourceConfig | undefined;
   readOnly: boolean;
+  /** The user's cap on the audit's request rate (--max-rps), when set. */
+  maxRps?: number;
   /** Aborted when the run is interrupted: stop sending. */
   signal: AbortSignal;
   /** Sends one request through the audit's client (time-outs, caps, 429 back-off, evidence). */

@@ -26,6 +26,7 @@ export interface ContextDeps {
   client: HttpClient;
   ledger: Ledger;
   readOnly: boolean;
+  maxRps?: number;
   signal: AbortSignal;
   /** Values shared by the checks of one run (see CheckContext.shared). */
   shared?: Map<string, Promise<unknown>>;
@@ -36,6 +37,7 @@ export class TaskContext implements CheckContext {
   readonly failures: Failure[] = [];
   readonly config: AuditConfig;
   readonly readOnly: boolean;
+  readonly maxRps: number | undefined;
   readonly signal: AbortSignal;
 
   constructor(
@@ -45,6 +47,7 @@ export class TaskContext implements CheckContext {
   ) {
     this.config = deps.config;
     this.readOnly = deps.readOnly;
+    this.maxRps = deps.maxRps;
     this.signal = deps.signal;
   }
 

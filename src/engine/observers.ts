@@ -11,6 +11,8 @@ const MAX_GROUPS = 200;
 
 interface Tally {
   seen: number;
+  /** Exchanges that got a complete response (the others only ERR-SERVER can judge). */
+  answered: number;
   failed: number;
   messages: string[];
   evidence: Evidence[];
@@ -33,10 +35,11 @@ export class ObserverHub {
       const key = `${observer.id}\u0000${exchange.resource ?? ''}`;
       let tally = this.tallies.get(key);
       if (!tally) {
-        tally = { seen: 0, failed: 0, messages: [], evidence: [], severity: undefined };
+        tally = { seen: 0, answered: 0, failed: 0, messages: [], evidence: [], severity: undefined };
         this.tallies.set(key, tally);
       }
       tally.seen++;
+      if (exchange.status !== undefined) tally.answered++;
       this.file(observer, exchange);
       let finding;
       try {
@@ -124,6 +127,9 @@ export class ObserverHub {
           out.push({ ...base, status: 'skipped', message: notApplicable });
         } else if ((!tally || tally.seen === 0) && across.length === 0) {
           out.push({ ...base, status: 'skipped', message: 'no exchange with this resource was made' });
+        } else if (tally && tally.failed === 0 && tally.answered === 0 && across.length === 0) {
+          // Nothing came back to judge: a pass would claim more than was seen.
+          out.push({ ...base, status: 'skipped', message: 'no complete response arrived to judge' });
         } else if ((!tally || tally.failed === 0) && across.length === 0) {
           out.push({ ...base, status: 'passed' });
         } else {

@@ -86,7 +86,15 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
       options.onResult?.(result, results.length, total);
     };
     const shared = new Map<string, Promise<unknown>>();
-    const deps = { config, client, ledger, readOnly: options.readOnly ?? false, signal, shared };
+    const deps = {
+      config,
+      client,
+      ledger,
+      readOnly: options.readOnly ?? false,
+      maxRps: options.maxRps,
+      signal,
+      shared,
+    };
     const locks = new Locks(config.resources.map((r) => r.name));
     const limit = pLimit(Math.max(1, options.concurrency ?? 8));
     await Promise.all(
@@ -153,6 +161,7 @@ interface Deps {
   client: HttpClient;
   ledger: Ledger;
   readOnly: boolean;
+  maxRps?: number;
   signal: AbortSignal;
   shared?: Map<string, Promise<unknown>>;
 }

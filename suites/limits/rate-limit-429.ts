@@ -154,6 +154,12 @@ export default defineCheck({
       // The rate tells a limit the audit could not reach (a slow link, --max-rps) from a missing one.
       const seconds = (outcome.durationMs / 1000).toFixed(1);
       const perSecond = Math.round((outcome.sent * 1000) / Math.max(1, outcome.durationMs));
+      if (ctx.maxRps !== undefined) {
+        // The user capped the audit's rate: a limit above the cap cannot be reached, so no verdict.
+        return ctx.skip(
+          `no 429 within ${outcome.sent} requests at ${perSecond} per second, but --max-rps ${ctx.maxRps} caps the burst below what the service may allow`,
+        );
+      }
       ctx.fail({
         message: `sent ${outcome.sent} requests ${where} in ${seconds} s (${perSecond} per second, up to ${BURST_CONCURRENCY} at a time; rateLimit.maxRequests = ${ctx.config.rateLimit.maxRequests}) and none was answered 429, but rateLimit.expected is true`,
         evidence: [outcome.last],

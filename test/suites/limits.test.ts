@@ -80,3 +80,15 @@ describe('rate-limit-429 on a broken GET', () => {
     expect(gets).toBe(1);
   });
 });
+
+describe('rate-limit-429 under --max-rps', () => {
+  it('gives no verdict when no 429 came and the user capped the rate', async () => {
+    const { result } = await auditFixture([rateLimit429], {
+      api: { rateLimit: false },
+      config: (config) => withRateLimit(config, { maxRequests: 30, expected: true }),
+      run: { maxRps: 2000 },
+    });
+    expect(result.results[0].status).toBe('skipped');
+    expect(result.results[0].message).toMatch(/--max-rps 2000 caps the burst/);
+  });
+});
