@@ -1,6 +1,7 @@
 // `conformance merge`: combines the JSON reports of shards (--shard i/n) into one set of reports.
 import { readFile } from 'node:fs/promises';
 import { ConformanceError } from '../core/errors.js';
+import { summarise } from '../engine/summary.js';
 import type { CheckResult, RunResult, Severity, Status } from '../core/types.js';
 import { resolveReporters } from '../reporters/index.js';
 import { readJsonReport } from '../reporters/json-read.js';
@@ -48,7 +49,6 @@ export function mergeRuns(runs: RunResult[]): RunResult {
       }
     }
   }
-  const count = (s: Status) => results.filter((r) => r.status === s).length;
   const first = ordered[0];
   // Every shard reads the same config, so each lists the same paths: keep each path once.
   const notProbed = [
@@ -59,15 +59,10 @@ export function mergeRuns(runs: RunResult[]): RunResult {
     target: first.target,
     startedAt: ordered.map((r) => r.startedAt).sort()[0],
     durationMs: Math.max(...ordered.map((r) => r.durationMs)),
-    summary: {
-      total: results.length,
-      passed: count('passed'),
-      failed: count('failed'),
-      skipped: count('skipped'),
-      errored: count('errored'),
-      waived: count('waived'),
-      requests: ordered.reduce((sum, r) => sum + r.summary.requests, 0),
-    },
+    summary: summarise(
+      results,
+      ordered.reduce((sum, r) => sum + r.summary.requests, 0),
+    ),
     results,
     cleanup: {
       created: ordered.reduce((sum, r) => sum + r.cleanup.created, 0),

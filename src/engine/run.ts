@@ -5,7 +5,7 @@ import type { AuditConfig, CheckResult, RunResult, Severity } from '../core/type
 import { toolVersion } from '../core/paths.js';
 import { UnreachableError } from '../core/errors.js';
 import { HttpClient, type Clock } from '../http/client.js';
-import { createdFrom, SkipSignal, TaskContext } from './context.js';
+import { createdFrom, SkipSignal, TaskContext, type ContextDeps } from './context.js';
 import { Ledger } from './ledger.js';
 import { buildPlan, type Task } from './plan.js';
 import { ObserverHub } from './observers.js';
@@ -156,18 +156,8 @@ function lockSet(task: Task, config: AuditConfig): string[] {
   return [task.resource.name];
 }
 
-interface Deps {
-  config: AuditConfig;
-  client: HttpClient;
-  ledger: Ledger;
-  readOnly: boolean;
-  maxRps?: number;
-  signal: AbortSignal;
-  shared?: Map<string, Promise<unknown>>;
-}
-
 /** Runs one check on one resource; never throws. */
-export async function runTask(task: Task, deps: Deps): Promise<CheckResult> {
+export async function runTask(task: Task, deps: ContextDeps): Promise<CheckResult> {
   const { check, resource } = task;
   const started = performance.now();
   const base = baseResult(check, resource?.name);
