@@ -3,22 +3,12 @@ import { describe, expect, it } from '@jest/globals';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
-import { main } from '../../src/cli/main.js';
 import { startExampleFixture, startRawFixture } from '../../src/testing/fixture-server.js';
 import { packagePath } from '../../src/core/paths.js';
 import { exampleEnv } from '../../src/testing/example-config.js';
+import { runCli } from '../../src/testing/cli-runner.js';
 
-async function cli(args: string[], env: NodeJS.ProcessEnv = {}) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  const out: string[] = [];
-  const err: string[] = [];
-  stdout.on('data', (d) => out.push(String(d)));
-  stderr.on('data', (d) => err.push(String(d)));
-  const code = await main(args, { io: { stdout, stderr, env } });
-  return { code, stdout: out.join(''), stderr: err.join('') };
-}
+const cli = (args: string[], env: NodeJS.ProcessEnv = {}) => runCli(args, { env });
 
 const exampleYaml = packagePath('config', 'example.yaml');
 

@@ -3,25 +3,16 @@ import { describe, expect, it } from '@jest/globals';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { parse } from 'yaml';
-import { main } from '../../src/cli/main.js';
 import { packagePath } from '../../src/core/paths.js';
 import { exampleEnv } from '../../src/testing/example-config.js';
 import { startExampleFixture, type FixtureServer } from '../../src/testing/fixture-server.js';
 import { parseXml, childElements } from '../reporters/xml-parse.js';
+import { runCli } from '../../src/testing/cli-runner.js';
+
+const cli = (args: string[], env: NodeJS.ProcessEnv = {}) => runCli(args, { env });
 
 type Json = Record<string, any>;
-
-async function cli(args: string[], env: NodeJS.ProcessEnv) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  const err: string[] = [];
-  stdout.resume();
-  stderr.on('data', (d) => err.push(String(d)));
-  const code = await main(args, { io: { stdout, stderr, env } });
-  return { code, stderr: err.join('') };
-}
 
 /**
  * config/example.yaml with four resources (things1 and things2 are widgets-shaped collections

@@ -3,24 +3,14 @@ import { describe, expect, it } from '@jest/globals';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
-import { main } from '../../src/cli/main.js';
 import { mergeRuns } from '../../src/cli/merge.js';
 import type { RunResult } from '../../src/core/types.js';
 import { packagePath } from '../../src/core/paths.js';
 import { jsonReporter } from '../../src/reporters/json.js';
 import { fixtureRun, results } from '../reporters/fixture.js';
+import { runCli } from '../../src/testing/cli-runner.js';
 
-async function cli(args: string[], env: NodeJS.ProcessEnv = {}) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  const out: string[] = [];
-  const err: string[] = [];
-  stdout.on('data', (d) => out.push(String(d)));
-  stderr.on('data', (d) => err.push(String(d)));
-  const code = await main(args, { io: { stdout, stderr, env } });
-  return { code, stdout: out.join(''), stderr: err.join('') };
-}
+const cli = (args: string[], env: NodeJS.ProcessEnv = {}) => runCli(args, { env });
 
 /** Writes runs as JSON reports into a fresh directory; returns their paths. */
 async function reports(...runs: RunResult[]): Promise<string[]> {

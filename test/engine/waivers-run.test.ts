@@ -3,14 +3,15 @@ import { describe, expect, it } from '@jest/globals';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
-import { main } from '../../src/cli/main.js';
 import { exitCodeOf } from '../../src/cli/audit.js';
 import { packagePath } from '../../src/core/paths.js';
 import { auditFixture } from '../../src/testing/check-tester.js';
 import { exampleEnv } from '../../src/testing/example-config.js';
 import { startExampleFixture } from '../../src/testing/fixture-server.js';
 import { catalogue } from '../../suites/index.js';
+import { runCli } from '../../src/testing/cli-runner.js';
+
+const cli = (args: string[], env: NodeJS.ProcessEnv = {}) => runCli(args, { env });
 
 const deleteCheck = catalogue.filter((c) => c.id === 'delete-removes');
 
@@ -38,17 +39,6 @@ describe('waivers in a run', () => {
     expect(exitCodeOf(onlyWaived, 'error')).toBe(0);
   });
 });
-
-async function cli(args: string[], env: NodeJS.ProcessEnv) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  const out: string[] = [];
-  const err: string[] = [];
-  stdout.on('data', (d) => out.push(String(d)));
-  stderr.on('data', (d) => err.push(String(d)));
-  const code = await main(args, { io: { stdout, stderr, env } });
-  return { code, stdout: out.join(''), stderr: err.join('') };
-}
 
 async function configWith(waivers: string): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'conf-waivers-'));

@@ -2,11 +2,10 @@
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
-import { main } from '../../src/cli/main.js';
 import { packagePath } from '../../src/core/paths.js';
 import type { ExampleApiOptions } from '../../src/example-api/index.js';
 import { startExampleFixture, type FixtureServer } from '../../src/testing/fixture-server.js';
+import { runCli, type CliRun } from '../../src/testing/cli-runner.js';
 
 /** Absolute path of a fixture under test/fixtures/openapi/. */
 export function fixture(...parts: string[]): string {
@@ -94,22 +93,11 @@ export async function startFor(doc: DocumentCase): Promise<{ server: FixtureServ
   return { server, baseUrl: doc.baseUrl === 'origin' ? server.origin : server.baseUrl };
 }
 
-export interface CliRun {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+export type { CliRun };
 
 /** Runs the CLI in-process with exactly this environment. */
-export async function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  const out: string[] = [];
-  const err: string[] = [];
-  stdout.on('data', (d) => out.push(String(d)));
-  stderr.on('data', (d) => err.push(String(d)));
-  const code = await main(args, { io: { stdout, stderr, env } });
-  return { code, stdout: out.join(''), stderr: err.join('') };
+export function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
+  return runCli(args, { env });
 }
 
 /** A fresh temp folder. */

@@ -2,9 +2,8 @@
 import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
-import { main } from '../../src/cli/main.js';
 import type { Clock } from '../../src/http/client.js';
+import { runCli, type CliRun } from '../../src/testing/cli-runner.js';
 
 /** A distinctive token with the characters that JSON and URL encodings change (/, +, =). */
 export const TOKEN = 'SafetyTok-7f3c9e1b.d0/Zq+K7w_X~42==';
@@ -18,26 +17,14 @@ export const ENV: NodeJS.ProcessEnv = {
   SAFETY_WEBHOOK_SECRET: WEBHOOK_SECRET,
 };
 
-export interface CliRun {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+export type { CliRun };
 
 /** Runs `main()` as the bin does, keeping stdout and stderr. */
-export async function cli(
+export function cli(
   args: string[],
   options: { env?: NodeJS.ProcessEnv; signal?: AbortSignal; clock?: Clock } = {},
 ): Promise<CliRun> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  const out: Buffer[] = [];
-  const err: Buffer[] = [];
-  stdout.on('data', (d: Buffer) => out.push(d));
-  stderr.on('data', (d: Buffer) => err.push(d));
-  const io = { stdout, stderr, env: options.env ?? ENV, clock: options.clock };
-  const code = await main(args, { io, signal: options.signal });
-  return { code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') };
+  return runCli(args, { ...options, env: options.env ?? ENV });
 }
 
 /** A fresh temporary directory. */
