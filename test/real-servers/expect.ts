@@ -47,7 +47,9 @@ export function expectCleanAfterAudit(result: RunResult, seed: Db, after: Db, co
     expect({ collection: name, changed }).toEqual({ collection: name, changed: [] });
     const extra = now.filter((record) => !before.some((other) => isDeepStrictEqual(other, record)));
     const leftovers = result.cleanup.leftovers.filter((l) => l.resource === name);
-    expect({ collection: name, extra: extra.length }).toEqual({
+    // On a mismatch the received value also shows the records, to tell where they came from.
+    const shown = extra.length !== leftovers.length ? { records: extra, leftovers } : {};
+    expect({ collection: name, extra: extra.length, ...shown }).toEqual({
       collection: name,
       extra: leftovers.length,
     });

@@ -1,7 +1,7 @@
 // The full audit of a real json-server 0.17 (routes file for /v1): exactly its real deviations, nothing more.
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import type { RunResult } from '../../src/core/types.js';
-import { readDb, startRealServer, type RealServer } from './servers.js';
+import { readState, startRealServer, type RealServer } from './servers.js';
 import { auditRealServer } from './audit.js';
 import {
   expectCleanAfterAudit,
@@ -52,14 +52,17 @@ const RIGHT = [
   'LIM-429 -', // no limit, and none expected by the config
 ];
 
+/** The collections the config declares, read before and after the audit. */
+const COLLECTIONS = ['widgets', 'orders'];
+
 describe('json-server 0.17 under audit', () => {
   let server: RealServer;
-  let seed: Awaited<ReturnType<typeof readDb>>;
+  let seed: Awaited<ReturnType<typeof readState>>;
   let result: RunResult;
 
   beforeAll(async () => {
     server = await startRealServer('json-server-017');
-    seed = await readDb(server);
+    seed = await readState(server, COLLECTIONS, { prefix: '/v1' });
     result = await auditRealServer(server, { JSON_SERVER_URL: `${server.origin}/v1` });
   });
   afterAll(async () => {
@@ -79,6 +82,6 @@ describe('json-server 0.17 under audit', () => {
   });
 
   it('leaves the seeded records as they were and deletes what it created', async () => {
-    expectCleanAfterAudit(result, seed, await readDb(server));
+    expectCleanAfterAudit(result, seed, await readState(server, COLLECTIONS, { prefix: '/v1' }));
   });
 });

@@ -1,7 +1,7 @@
 // The full audit of a real json-server 1.0 (beta.3, the last beta that runs on Node 20): its real deviations only.
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import type { RunResult } from '../../src/core/types.js';
-import { readDb, startRealServer, type RealServer } from './servers.js';
+import { readState, startRealServer, type RealServer } from './servers.js';
 import { auditRealServer } from './audit.js';
 import {
   expectCleanAfterAudit,
@@ -55,14 +55,17 @@ const RIGHT = [
   'LIM-429 -',
 ];
 
+/** The collections the config declares, read before and after the audit. */
+const COLLECTIONS = ['widgets', 'orders'];
+
 describe('json-server 1.0 under audit', () => {
   let server: RealServer;
-  let seed: Awaited<ReturnType<typeof readDb>>;
+  let seed: Awaited<ReturnType<typeof readState>>;
   let result: RunResult;
 
   beforeAll(async () => {
     server = await startRealServer('json-server-1');
-    seed = await readDb(server);
+    seed = await readState(server, COLLECTIONS);
     result = await auditRealServer(server, { JSON_SERVER_URL: server.origin });
   });
   afterAll(async () => {
@@ -82,6 +85,6 @@ describe('json-server 1.0 under audit', () => {
   });
 
   it('leaves the seeded records as they were and deletes what it created', async () => {
-    expectCleanAfterAudit(result, seed, await readDb(server));
+    expectCleanAfterAudit(result, seed, await readState(server, COLLECTIONS));
   });
 });

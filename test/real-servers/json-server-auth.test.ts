@@ -1,7 +1,7 @@
 // The full audit of a real json-server-auth 2.1 (JWT guards on json-server 0.17): its real deviations only.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { RunResult } from '../../src/core/types.js';
-import { readDb, registerUser, startRealServer, type RealServer } from './servers.js';
+import { readState, registerUser, startRealServer, type RealServer } from './servers.js';
 import { auditRealServer } from './audit.js';
 import {
   expectCleanAfterAudit,
@@ -55,9 +55,12 @@ const RIGHT = [
   'VER-UNKNOWN -',
 ];
 
+/** The collections the config declares, read before and after the audit. */
+const COLLECTIONS = ['widgets', 'orders'];
+
 describe('json-server-auth under audit', () => {
   let server: RealServer;
-  let seed: Awaited<ReturnType<typeof readDb>>;
+  let seed: Awaited<ReturnType<typeof readState>>;
   let result: RunResult;
   const tokens: string[] = [];
 
@@ -66,7 +69,7 @@ describe('json-server-auth under audit', () => {
     // The first user gets id 1 and owns the seeded widgets and every widget the audit creates.
     tokens.push(await registerUser(server, 'owner@example.com', 'owner-pass'));
     tokens.push(await registerUser(server, 'other@example.com', 'other-pass'));
-    seed = await readDb(server);
+    seed = await readState(server, COLLECTIONS, { prefix: '/v1', token: tokens[0] });
     result = await auditRealServer(server, {
       JSON_SERVER_AUTH_URL: `${server.origin}/v1`,
       JSON_SERVER_AUTH_TOKEN: tokens[0],
@@ -92,6 +95,7 @@ describe('json-server-auth under audit', () => {
   });
 
   it('leaves the seeded records as they were and deletes what it created', async () => {
-    expectCleanAfterAudit(result, seed, await readDb(server), ['widgets', 'orders']);
+    const after = await readState(server, COLLECTIONS, { prefix: '/v1', token: tokens[0] });
+    expectCleanAfterAudit(result, seed, after);
   });
 });

@@ -1,6 +1,6 @@
 // Starts the real json-server builds (dev dependencies) as child processes on 127.0.0.1 for the tests.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -143,9 +143,26 @@ export async function startRealServer(kind: RealServerKind): Promise<RealServer>
   throw new Error(`${kind} did not start:\n${output}`);
 }
 
-/** The records in the server's db.json, by collection. */
-export async function readDb(server: RealServer): Promise<Record<string, Array<Record<string, unknown>>>> {
-  return JSON.parse(await readFile(server.dbFile, 'utf8')) as Record<string, Array<Record<string, unknown>>>;
+/**
+ * The records the server holds, by collection, read over HTTP (the collections are served under
+ * `prefix`; `token` is sent as a bearer token). Not from db.json: json-server writes that file
+ * asynchronously, so right after an answer it may still hold the state before the request.
+ */
+export async function readState(
+  server: RealServer,
+  collections: string[],
+  options: { prefix?: string; token?: string } = {},
+): Promise<Record<string, Array<Record<string, unknown>>>> {
+  const state: Record<string, Array<Record<string, unknown>>> = {};
+  for (const name of collections) {
+    const res = await fetch(`${server.origin}${options.prefix ?? ''}/${name}`, {
+      headers: options.token ? { authorization: `Bearer ${options.token}` } : {},
+      signal: AbortSignal.timeout(5000),
+    });
+    if (res.status !== 200) throw new Error(`GET /${name}: ${res.status}`);
+    state[name] = (await res.json()) as Array<Record<string, unknown>>;
+  }
+  return state;
 }
 
 /** Registers a json-server-auth user and returns its access token (POST /register, 201). */
