@@ -1,6 +1,6 @@
 // AUTH-MISSING: every declared operation without credentials answers 401, before existence or validity are judged.
 import { defineCheck } from '../../src/core/check.js';
-import { NO_CREDENTIALS } from './support/credentials.js';
+import { NO_CREDENTIALS, NO_TOKEN_REASON } from './support/credentials.js';
 import { runMatrix } from './support/matrix.js';
 import { fullMatrix } from './support/probes.js';
 import { authenticationHint, reportMatrix } from './support/report.js';
@@ -24,6 +24,8 @@ export default defineCheck({
   },
   async run(ctx) {
     const r = ctx.resource!;
+    // Without a token nothing is authenticated, so a refusal cannot be told from the API's normal answer.
+    if (!ctx.config.auth.token) return ctx.skip(NO_TOKEN_REASON);
     const result = await runMatrix(ctx, r, {
       credentials: [NO_CREDENTIALS],
       probes: fullMatrix(r),

@@ -189,3 +189,13 @@ describe('missing-credentials-401 on a server that acts without credentials', ()
     expect(JSON.stringify(after)).toBe(JSON.stringify(before));
   });
 });
+
+describe('missing-credentials-401 without a token in the config', () => {
+  it('is skipped with the reason, never failed', async () => {
+    const { result } = await auditFixture([missingCredentials401], {
+      config: (config) => ({ ...config, auth: {} }),
+    });
+    expect(result.results.map((r) => r.status)).toEqual(['skipped', 'skipped']);
+    expect(result.results[0].message).toMatch(/no auth\.token in the config/);
+  });
+});

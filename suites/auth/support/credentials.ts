@@ -92,3 +92,7 @@ export function invalidCredentials(config: AuditConfig, addSecret: (secret: Secr
 function bearer(token: string): AuthChoice {
   return { authorization: `Bearer ${token}` };
 }
+
+/** Why authentication checks do not run when the config declares no token (CONTRACT.md: skipped, never failed). */
+export const NO_TOKEN_REASON =
+  'no auth.token in the config: the audit sends no credentials at all, so it cannot judge how the API treats missing or invalid ones (set auth.token to a valid token to audit authentication)';
