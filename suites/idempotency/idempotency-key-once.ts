@@ -68,6 +68,19 @@ export default defineCheck({
           message: `two POSTs with the same ${header} created ${ours.length} items (${r.idField} ${ours.join(', ')}): the key was not honoured`,
           evidence: [listBefore!, first.exchange, retry, listAfter],
         });
+        // The retry's item is the audit's even when its answer named the first one: delete it at the
+        // end. With more than one extra, some may be another client's: name them instead.
+        const extra = ours.filter((id) => id !== first.id);
+        if (extra.length === 1) ctx.track(ctx.itemPath(extra[0]), r.name);
+        else {
+          for (const id of extra) {
+            ctx.leftover(
+              r.name,
+              ctx.itemPath(id),
+              `new after a retried POST with the same ${header}, but may be another client's: not deleted`,
+            );
+          }
+        }
       }
     }
 

@@ -1,5 +1,5 @@
 // MTH-DELETE: DELETE on an item removes it (and only it).
-import { defineCheck, type Exchange } from '../../src/core/check.js';
+import { defineCheck, type CheckContext, type Exchange } from '../../src/core/check.js';
 import {
   deepEqual,
   diffPaths,
@@ -11,6 +11,7 @@ import {
 } from '../../src/core/shapes.js';
 import { answered, is2xx } from '../../src/core/verdicts.js';
 import { readNoise, withoutNoise } from './support/read-noise.js';
+import { findListed } from '../resources/item-url-names-one.js';
 
 export default defineCheck({
   kind: 'active',
@@ -90,13 +91,29 @@ export default defineCheck({
           evidence: [before, del, after],
         });
       }
-      // A soft delete that hides the item URL but keeps listing it has not removed it.
-      if (after.status === 200 && remaining.has(victim.id)) {
+      // A soft delete that hides the item URL but keeps listing it has not removed it. On a paged
+      // collection the item may be on a later page: look there too (a few pages, or a filter by id).
+      const listed = remaining.has(victim.id)
+        ? { found: true, exchanges: [after] }
+        : await stillListed(ctx, victim.id);
+      if (after.status === 200 && listed.found) {
         ctx.fail({
           message: `after ${answered(del)}, the collection still lists the deleted item (${r.idField} ${victim.id})`,
-          evidence: [del, after],
+          evidence: [del, ...listed.exchanges.slice(-1)],
         });
       }
     }
   },
 });
+
+/** Whether the collection still lists an id, on any page the audit can reach (no: absent, or not found). */
+async function stillListed(
+  ctx: CheckContext,
+  id: string,
+): Promise<{ found: boolean; exchanges: Exchange[] }> {
+  const listed = await findListed(ctx, [id]);
+  return {
+    found: listed.inconclusive === undefined && listed.missing.length === 0,
+    exchanges: listed.exchanges,
+  };
+}

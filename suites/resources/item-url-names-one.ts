@@ -93,7 +93,7 @@ function sameId(a: string, b: string): boolean {
   return a === b || (/^[0-9a-f-]{32,36}$/i.test(a) && a.toLowerCase() === b.toLowerCase());
 }
 
-interface Listed {
+export interface Listed {
   /** Ids proven absent from a complete collection. */
   missing: string[];
   /** How absence was proven (for the message). */
@@ -104,7 +104,7 @@ interface Listed {
 }
 
 /** Looks for the ids in the collection: the first page, a few more pages, then a filter by id. */
-async function findListed(ctx: CheckContext, ids: string[]): Promise<Listed> {
+export async function findListed(ctx: CheckContext, ids: string[]): Promise<Listed> {
   const r = ctx.resource!;
   const first = await ctx.send({ method: 'GET', path: r.path });
   if (first.status !== 200) return { missing: [], inconclusive: `${answered(first)}`, exchanges: [first] };
@@ -123,6 +123,8 @@ async function findListed(ctx: CheckContext, ids: string[]): Promise<Listed> {
   // A first page that looks complete is the whole collection: absence from it is proven.
   if (!paged) return { missing, how: `${answered(first)} with a complete list`, exchanges: [first] };
   let page = first;
+  /** The answer that listed the last id found (evidence for callers that look for a listed id). */
+  let shown = first;
   let exhausted = false;
   for (let followed = 0; followed < MAX_PAGES && missing.length > 0; followed++) {
     const next = nextPage(page);
@@ -139,6 +141,7 @@ async function findListed(ctx: CheckContext, ids: string[]): Promise<Listed> {
       break;
     }
     for (const id of ids) found.add(id);
+    if (missing.some((id) => found.has(id))) shown = page;
     missing = missing.filter((id) => !found.has(id));
   }
   if (exhausted) {
@@ -151,9 +154,10 @@ async function findListed(ctx: CheckContext, ids: string[]): Promise<Listed> {
     });
     if (filtered.status === 200 && (listIds(filtered.json, r.idField, r.name) ?? []).includes(id)) {
       missing = missing.filter((m) => m !== id);
+      shown = filtered;
     }
   }
-  if (missing.length === 0) return { missing, exchanges: [first] };
+  if (missing.length === 0) return { missing, exchanges: shown === first ? [first] : [first, shown] };
   return {
     missing: [],
     inconclusive: `the collection is paged (${paged}) and the created items were not found within ${MAX_PAGES} pages or by filtering on ${r.idField}`,

@@ -159,5 +159,10 @@ tester.run(deleteRemoves, {
       ...altFixture({ breaks: ['soft-delete-listed'] }),
       message: 'still lists the deleted item',
     },
+    {
+      name: 'a soft delete that keeps listing the item on a later page of a HAL collection',
+      ...altFixture({ lists: 'hal', pageSize: 2, breaks: ['soft-delete-listed'] }),
+      message: 'still lists the deleted item',
+    },
   ],
 });

@@ -10,6 +10,7 @@ import { errorReply, jsonType, type Reply, type Where } from './reply.js';
 import { runOperation, type KeyStore } from './handlers.js';
 import { attributesOf } from './jsonapi.js';
 import { acceptsAnyJwt, beforeAuthentication, unknownPath, type Remembered } from './breaks.js';
+import { hit, rateHeaders, tooMany, type Windows } from './ratelimit.js';
 
 /** A running alternative API. */
 export interface AltServer extends FixtureServer {
@@ -28,7 +29,7 @@ export async function startAltApi(options: AltApiOptions = {}): Promise<AltServe
   const resources = altResources();
   const store = new AltStore(resources, opts.managedFields, opts.seeded);
   const keys: KeyStore = new Map();
-  const windows = new Map<string, { start: number; count: number }>();
+  const windows: Windows = new Map();
   const sessions = new Set<string>();
   const remembered: Remembered = new WeakSet();
   /** Buckets the limit-never-lifts break keeps refusing, until when. */
@@ -238,43 +239,6 @@ export async function startAltApi(options: AltApiOptions = {}): Promise<AltServe
   };
 }
 
-/** The 429 in the chosen style. */
-function tooMany(where: Where, resetAt: number, count = Infinity): Reply {
-  const silent = where.opts.breaks.has('no-retry-headers');
-  return errorReply(where, 429, 'too_many_requests', {
-    headers: silent ? {} : rateHeaders(where.opts, { count, resetAt }, true),
-  });
-}
-
-/**
- * Rate-limit headers: `headers` RateLimit-Limit/-Remaining/-Reset on every answer; `date`
- * Retry-After as an HTTP date, on the 429 only; `structured` the IETF draft's RateLimit and
- * RateLimit-Policy on every answer. Seconds are rounded up, dates to the next whole second.
- */
-function rateHeaders(
-  opts: ResolvedAlt,
-  limit: { count: number; resetAt: number },
-  refused: boolean,
-): Record<string, string> {
-  const seconds = Math.max(1, Math.ceil((limit.resetAt - Date.now()) / 1000));
-  const remaining = Math.max(0, opts.rateLimitPerSecond - limit.count);
-  switch (opts.rateLimit) {
-    case 'headers':
-      return {
-        'RateLimit-Limit': String(opts.rateLimitPerSecond),
-        'RateLimit-Remaining': String(remaining),
-        'RateLimit-Reset': String(seconds),
-      };
-    case 'date':
-      return refused ? { 'Retry-After': new Date(Math.ceil(limit.resetAt / 1000) * 1000).toUTCString() } : {};
-    case 'structured':
-      return {
-        'RateLimit-Policy': `"per-path";q=${opts.rateLimitPerSecond};w=1`,
-        RateLimit: `"per-path";r=${remaining};t=${seconds}`,
-      };
-  }
-}
-
 /** The WWW-Authenticate of a 401 (`extra`: the error parameters of an invalid token). */
 function challenge(opts: ResolvedAlt, extra: string): Record<string, string> {
   if (opts.breaks.has('no-challenge')) return {};
@@ -328,23 +292,6 @@ function newSession(sessions: Set<string>): string {
   const sid = randomBytes(12).toString('hex');
   sessions.add(sid);
   return sid;
-}
-
-/** A fixed one-second window per key. */
-function hit(
-  windows: Map<string, { start: number; count: number }>,
-  key: string,
-  limit: number,
-): { count: number; resetAt: number } {
-  const now = Date.now();
-  let w = windows.get(key);
-  if (!w || now - w.start >= 1000) {
-    w = { start: now, count: 0 };
-    windows.set(key, w);
-  }
-  // Refused requests do not count, so a client that waits as told is served again.
-  if (w.count <= limit) w.count++;
-  return { count: w.count, resetAt: w.start + 1000 };
 }
 
 function withHeaders(reply: Reply, headers: Record<string, string>): Reply {

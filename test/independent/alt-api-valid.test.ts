@@ -1,0 +1,108 @@
+// The full audit of a second, independently written correct API (src/testing/alt-api) under several
+// combinations of valid choices the conventions leave open: no failure, nothing touched, nothing left.
+import { describe, expect, it } from '@jest/globals';
+import type { AltApiOptions } from '../../src/testing/alt-api/index.js';
+import { auditAlt, badResults, skipped } from './helpers.js';
+
+/** Skips every combination has: no webhooks declared; settings declare no idempotency key and no schema. */
+const ALWAYS_SKIPPED = [
+  'idempotency-key-once settings',
+  'matches-schema settings',
+  'webhook-delivery -',
+  'webhook-signature -',
+];
+
+interface Combination {
+  name: string;
+  options: AltApiOptions;
+  /** Skips beyond ALWAYS_SKIPPED that the combination explains (an operation not declared...). */
+  alsoSkipped?: string[];
+}
+
+const COMBINATIONS: Combination[] = [
+  {
+    name: 'cursor lists {items, next}, bare items, DELETE 200 {deleted, id} then 404, problem+json, unknown fields refused, RateLimit-* headers only, X-Idempotency-Key',
+    options: {},
+  },
+  {
+    name: 'Django REST pages of 3 {count, next, previous, results}, items in {data, meta}, 201 with only a Location, DELETE 204 and repeats 204, flat {code, message} errors, unknown fields ignored, Retry-After as an HTTP date, /api/v2, Idempotency-Token, an affinity cookie, Basic and Bearer challenges',
+    options: {
+      lists: 'drf',
+      pageSize: 3,
+      items: 'data',
+      createBody: 'location-only',
+      deleteStatus: 204,
+      repeatDelete: 'same',
+      errors: 'flat',
+      unknownFields: 'ignore',
+      rateLimit: 'date',
+      prefix: '/api/v2',
+      idempotencyHeader: 'Idempotency-Token',
+      affinityCookie: true,
+      challenges: 'basic-and-bearer',
+    },
+  },
+  {
+    name: 'Stripe-style lists newest first in pages of 2, creates answering {id} only, 410 Gone for deleted items, unknown query parameters refused, the IETF RateLimit header, a per-address limit before authentication, settings without PUT, a limited token that may write but not delete',
+    options: {
+      lists: 'stripe',
+      pageSize: 2,
+      createBody: 'id-only',
+      deletedStatus: 410,
+      unknownQuery: 'reject',
+      rateLimit: 'structured',
+      limitBeforeAuth: true,
+      settingsOps: 'no-put',
+      limitedMay: 'write-but-not-delete',
+    },
+    alsoSkipped: ['put-repeatable settings'],
+  },
+  {
+    name: 'HAL pages of 2 (application/hal+json), summary list entries, server-managed fields nested under names the config lists in ignoreFields, Connection: close, empty collections',
+    options: {
+      lists: 'hal',
+      pageSize: 2,
+      listFields: 'summary',
+      managedFields: 'nested',
+      closeConnections: true,
+      seeded: false,
+    },
+  },
+  {
+    name: 'JSON:API documents (application/vnd.api+json) in pages of 2, DELETE 204, unknown attributes ignored',
+    options: { format: 'jsonapi', pageSize: 2, deleteStatus: 204, unknownFields: 'ignore' },
+  },
+  {
+    name: 'a tight limit of 120 requests per second per token that the ordinary checks run into',
+    options: {
+      rateLimitScope: 'token',
+      rateLimitPerSecond: 120,
+      items: 'data',
+      lists: 'cursor',
+      pageSize: 2,
+    },
+  },
+];
+
+describe('full audit of the alternative API', () => {
+  for (const c of COMBINATIONS) {
+    it(`passes: ${c.name}`, async () => {
+      const { result, before, after } = await auditAlt(c.options);
+      expect(badResults(result)).toEqual([]);
+      // Every check ran that could: a skip would hide a check that did not understand the answers.
+      expect(skipped(result)).toEqual([...ALWAYS_SKIPPED, ...(c.alsoSkipped ?? [])].sort());
+      expect(result.cleanup.leftovers).toEqual([]);
+      expect(result.cleanup.created).toBeGreaterThan(0);
+      // Same records, same bytes: nothing pre-existing changed, nothing created remains.
+      expect(JSON.stringify(after)).toBe(JSON.stringify(before));
+    }, 60_000);
+  }
+
+  it('passes under --read-only and changes nothing', async () => {
+    const { result, before, after } = await auditAlt(COMBINATIONS[1].options, { run: { readOnly: true } });
+    expect(badResults(result)).toEqual([]);
+    expect(result.summary.passed).toBeGreaterThan(0);
+    expect(result.cleanup.created).toBe(0);
+    expect(JSON.stringify(after)).toBe(JSON.stringify(before));
+  }, 60_000);
+});

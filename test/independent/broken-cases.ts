@@ -1,0 +1,143 @@
+// The broken variants of the alternative API, each breaking one rule, and what the audit must report.
+import { describe, expect, it } from '@jest/globals';
+import type { AltApiOptions, AltBreak } from '../../src/testing/alt-api/index.js';
+import { auditAlt, badResults, expectEvidence, expectSeedsUntouched, failedRules } from './helpers.js';
+
+export interface BrokenCase {
+  break: AltBreak;
+  /** Valid switches to break it under (default: the alternative API's defaults). */
+  options?: AltApiOptions;
+  /** `RULE severity` lines that must fail. */
+  rules: string[];
+  /**
+   * Other `RULE severity` lines that may fail too, because the one break really does break them as
+   * well (a 200 error body is no item of the schema, a 503 is a 5xx). Anything else failing is a
+   * false accusation.
+   */
+  also?: string[];
+  /** Records the break keeps that no client could delete (a soft delete): not counted as left behind. */
+  keeps?: boolean;
+}
+
+/** The limit checks' retry waits about a second; cases not about limits leave it out to keep the run short. */
+export const LIMIT_CASES = new Set<AltBreak>(['limit-503', 'limit-never-lifts', 'no-retry-headers']);
+
+export const AUTH_AND_PROTOCOL: BrokenCase[] = [
+  { break: 'unauthenticated-404', rules: ['AUTH-MISSING error'] },
+  { break: 'missing-token-403', rules: ['AUTH-MISSING error'] },
+  { break: 'auth-after-validation', rules: ['AUTH-MISSING error'] },
+  { break: 'auth-after-existence', rules: ['AUTH-MISSING error'] },
+  { break: 'basic-accepted', rules: ['AUTH-INVALID error'] },
+  { break: 'any-jwt-accepted', rules: ['AUTH-INVALID error'] },
+  { break: 'forbidden-still-acts', rules: ['AUTH-FORBIDDEN error'] },
+  { break: 'limited-401', rules: ['AUTH-FORBIDDEN error'], also: ['AUTH-CHALLENGE warning'] },
+  { break: 'no-challenge', rules: ['AUTH-CHALLENGE warning'] },
+  { break: 'session-cookie', rules: ['GEN-STATELESS error'] },
+  // A remembered connection also serves the unauthenticated probes that happen to reuse it.
+  { break: 'remembers-connection', rules: ['GEN-STATELESS error'], also: ['AUTH-MISSING error'] },
+  { break: 'html-404', rules: ['GEN-JSON error', 'ERR-BODY warning'] },
+  { break: 'gateway-error-shape', rules: ['ERR-BODY warning'] },
+  { break: 'limit-503', rules: ['LIM-429 error'], also: ['ERR-SERVER error'] },
+  { break: 'limit-never-lifts', rules: ['LIM-RETRY error'] },
+  { break: 'no-retry-headers', rules: ['LIM-RETRY warning'] },
+  { break: 'no-version-prefix', rules: ['VER-PATH error'] },
+  { break: 'any-version', rules: ['VER-UNKNOWN error'] },
+  {
+    break: 'unknown-collection-200',
+    rules: ['ERR-NOT-FOUND error'],
+    // The catch-all route serves /v999/... as well.
+    also: ['VER-UNKNOWN error'],
+  },
+];
+
+export const DATA: BrokenCase[] = [
+  {
+    break: 'validation-200',
+    rules: ['ERR-STATUS error', 'ERR-MALFORMED error'],
+    also: ['DOC-SCHEMA error'],
+  },
+  { break: 'wrong-type-500', rules: ['ERR-SERVER error', 'ERR-MALFORMED error'] },
+  { break: 'array-batch-create', rules: ['ERR-MALFORMED error'], also: ['DOC-SCHEMA error'] },
+  { break: 'null-patch-ok', rules: ['ERR-MALFORMED error'] },
+  { break: 'malformed-id-400', rules: ['ERR-NOT-FOUND error'] },
+  { break: 'put-upsert', rules: ['ERR-NOT-FOUND error'], also: ['DOC-SCHEMA error'] },
+  { break: 'accept-text-plain', rules: ['MTH-JSON-BODY error'] },
+  { break: 'create-202', rules: ['MTH-CREATE error'] },
+  { break: 'create-drops-optional', rules: ['MTH-CREATE error'] },
+  { break: 'location-collection', rules: ['MTH-CREATE warning'] },
+  { break: 'patch-ignored', rules: ['MTH-CHANGE error'] },
+  { break: 'soft-delete-listed', rules: ['MTH-DELETE error'], keeps: true },
+  { break: 'delete-neighbour', rules: ['MTH-DELETE error'] },
+  { break: 'list-hides-new', rules: ['RES-ITEM error'] },
+  {
+    break: 'view-counter',
+    rules: ['IDEM-GET error'],
+    // The schema forbids the extra member. The repeat checks and ERR-MALFORMED read the item around
+    // their requests and still take the counter for an effect of them (their owners may refine that).
+    also: ['DOC-SCHEMA error', 'IDEM-PUT error', 'IDEM-DELETE error', 'ERR-MALFORMED error'],
+  },
+  // A PUT that appends is no replacement: the values sent are not what is read back either.
+  { break: 'put-appends', rules: ['IDEM-PUT error'], also: ['MTH-CHANGE error'] },
+  { break: 'repeat-delete-500', rules: ['IDEM-DELETE error', 'ERR-SERVER error'] },
+  { break: 'key-replays-but-creates', rules: ['IDEM-KEY error'] },
+  { break: 'key-reuse-replays', rules: ['IDEM-KEY warning'] },
+  // The same breaks behind other envelopes: JSON:API documents, HAL pages, Django REST pages.
+  { break: 'key-replays-but-creates', options: { format: 'jsonapi' }, rules: ['IDEM-KEY error'] },
+  { break: 'create-drops-optional', options: { format: 'jsonapi' }, rules: ['MTH-CREATE error'] },
+  { break: 'patch-ignored', options: { format: 'jsonapi' }, rules: ['MTH-CHANGE error'] },
+  {
+    break: 'soft-delete-listed',
+    options: { lists: 'hal', pageSize: 2 },
+    rules: ['MTH-DELETE error'],
+    keeps: true,
+  },
+  { break: 'list-hides-new', options: { lists: 'drf', pageSize: 2 }, rules: ['RES-ITEM error'] },
+  {
+    break: 'validation-200',
+    options: { items: 'data', errors: 'flat' },
+    rules: ['ERR-STATUS error', 'ERR-MALFORMED error'],
+    also: ['DOC-SCHEMA error'],
+  },
+];
+
+/** Defines one test per case: a full audit names the broken rule, only rules the break breaks, and stays safe. */
+export function testBrokenCases(title: string, cases: BrokenCase[]): void {
+  describe(title, () => {
+    for (const c of cases) {
+      const name = `${c.break}${c.options ? ` (${JSON.stringify(c.options)})` : ''}`;
+      it(`fails ${c.rules.join(', ')}: ${name}`, async () => {
+        const audit = await auditAlt(
+          { ...c.options, breaks: [c.break] },
+          LIMIT_CASES.has(c.break) ? {} : { run: { skip: ['rate-limit-retry'] } },
+        );
+        const { result } = audit;
+        const failed = failedRules(result);
+        const allowed = new Set([...c.rules, ...(c.also ?? [])]);
+        const why = { results: badResults(result) };
+        expect({ missing: c.rules.filter((r) => !failed.includes(r)), ...why }).toEqual({
+          missing: [],
+          ...why,
+        });
+        expect({ unexpected: failed.filter((r) => !allowed.has(r)), ...why }).toEqual({
+          unexpected: [],
+          ...why,
+        });
+        expect(result.results.filter((r) => r.status === 'errored')).toEqual([]);
+        expectEvidence(result);
+        // Safe on a broken service too: the records it held are untouched, and whatever the audit
+        // made is deleted or named in the report.
+        expectSeedsUntouched(audit);
+        if (!c.keeps) {
+          for (const [name, now] of Object.entries(audit.after)) {
+            const extra = now.length - (audit.before[name]?.length ?? 0);
+            const reported = result.cleanup.leftovers.filter((l) => l.resource === name).length;
+            expect({ collection: name, unreported: Math.max(0, extra - reported) }).toEqual({
+              collection: name,
+              unreported: 0,
+            });
+          }
+        }
+      }, 60_000);
+    }
+  });
+}

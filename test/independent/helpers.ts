@@ -1,0 +1,68 @@
+// Shared by the alternative-API tests: one full audit, and what its results come down to.
+import { expect } from '@jest/globals';
+import { isDeepStrictEqual } from 'node:util';
+import type { AuditConfig, RunResult } from '../../src/core/types.js';
+import type { RunOptions } from '../../src/engine/run.js';
+import { auditFixture } from '../../src/testing/check-tester.js';
+import { altFixture, type AltApiOptions } from '../../src/testing/alt-api/index.js';
+import { catalogue } from '../../suites/index.js';
+
+export interface AltAudit {
+  result: RunResult;
+  before: Record<string, unknown[]>;
+  after: Record<string, unknown[]>;
+}
+
+/** Audits the alternative API with these switches, its hand-written config and the whole catalogue. */
+export async function auditAlt(
+  options: AltApiOptions,
+  more: { config?: (config: AuditConfig) => AuditConfig; run?: Partial<RunOptions> } = {},
+): Promise<AltAudit> {
+  const { result, before, after } = await auditFixture(catalogue, {
+    ...altFixture(options, more.config),
+    run: more.run,
+  });
+  return { result, before: before ?? {}, after: after ?? {} };
+}
+
+/** `RULE severity` for every rule a failed result names, sorted, without repeats. */
+export function failedRules(result: RunResult): string[] {
+  const out = new Set<string>();
+  for (const r of result.results) {
+    if (r.status === 'failed') for (const rule of r.rules) out.add(`${rule} ${r.severity}`);
+  }
+  return [...out].sort();
+}
+
+/** Every failed or errored result in one line each, for readable assertion messages. */
+export function badResults(result: RunResult): string[] {
+  return result.results
+    .filter((r) => r.status === 'failed' || r.status === 'errored')
+    .map((r) => `${r.status} ${r.checkId} [${r.rules.join(',')}] ${r.resource ?? '-'}: ${r.message ?? ''}`);
+}
+
+/** Every skipped result as `checkId resource`, sorted. */
+export function skipped(result: RunResult): string[] {
+  return result.results
+    .filter((r) => r.status === 'skipped')
+    .map((r) => `${r.checkId} ${r.resource ?? '-'}`)
+    .sort();
+}
+
+/** Every record held before the audit is still there, byte for byte (the audit touched none of them). */
+export function expectSeedsUntouched(audit: AltAudit): void {
+  for (const [name, records] of Object.entries(audit.before)) {
+    const now = audit.after[name] ?? [];
+    const changed = records.filter((rec) => !now.some((other) => isDeepStrictEqual(other, rec)));
+    expect({ collection: name, changed }).toEqual({ collection: name, changed: [] });
+  }
+}
+
+/** Principle 2: every failed result carries evidence with a curl line. */
+export function expectEvidence(result: RunResult): void {
+  const unproven = result.results
+    .filter((r) => r.status === 'failed')
+    .filter((r) => r.evidence.length === 0 || !r.evidence.every((e) => e.curl.startsWith('curl ')))
+    .map((r) => `${r.checkId} ${r.resource ?? '-'}`);
+  expect(unproven).toEqual([]);
+}
