@@ -1,7 +1,6 @@
 // `conformance init`: a commented starter config from an OpenAPI document, or from reading a live API (GET/OPTIONS only).
 import { writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
-import type { Argv } from 'yargs';
 import { parse } from 'yaml';
 import { ConformanceError, UnreachableError } from '../core/errors.js';
 import type { Operation } from '../core/types.js';
@@ -15,36 +14,7 @@ import { deriveConfig } from '../openapi/import.js';
 import { loadOpenApi, OpenApiError } from '../openapi/load.js';
 import { renderStarter, starterFromDerived, type Starter, type StarterResource } from '../openapi/starter.js';
 import type { Io } from './audit.js';
-
-export const INIT_DESCRIPTION =
-  'Write a commented starter config from an OpenAPI document, or by reading a live API (GET and OPTIONS only)';
-
-/** The `init` flags. */
-export function initOptions<T>(y: Argv<T>) {
-  return y
-    .option('openapi', {
-      type: 'string',
-      describe: 'OpenAPI document (file or URL) to derive the config from',
-    })
-    .option('base-url', {
-      type: 'string',
-      describe: 'Base URL of the API: read it with --collections, or the baseUrl to write with --openapi',
-    })
-    .option('collections', {
-      type: 'string',
-      array: true,
-      default: [] as string[],
-      describe: 'Collections to read with GET (names or paths, comma-separated), with --base-url',
-    })
-    .option('out', { type: 'string', default: 'conformance.config.yaml', describe: 'File to write' })
-    .option('print', {
-      type: 'boolean',
-      default: false,
-      describe: 'Print the config instead of writing --out',
-    })
-    .option('force', { type: 'boolean', default: false, describe: 'Overwrite --out if it exists' })
-    .option('timeout', { type: 'number', default: 10000, describe: 'Deadline of one request in ms' });
-}
+export { INIT_DESCRIPTION, initOptions } from './command-options.js';
 
 export interface InitArgs {
   openapi?: string;

@@ -5,14 +5,13 @@ import type { Severity } from '../core/types.js';
 import { ConformanceError } from '../core/errors.js';
 import { RULE_IDS } from '../core/rules.js';
 import { toolVersion } from '../core/paths.js';
-import { loadConfig } from '../config/load.js';
-import { validateWaivers } from '../config/waivers.js';
-import { catalogue as defaultCatalogue } from '../../suites/index.js';
-import { auditAndReport, type AuditFlags, type Io } from './audit.js';
+import type { AuditFlags, Io } from './audit.js';
 import { renderExplain, renderList } from './list.js';
-import { runDemo } from './demo.js';
-import { INIT_DESCRIPTION, initOptions, runInit } from './init.js';
-import { MERGE_REPORTERS, runMerge } from './merge.js';
+import { unknownSelectors } from '../engine/plan.js';
+import { INIT_DESCRIPTION, initOptions, MERGE_REPORTERS } from './command-options.js';
+
+// Each command loads its own code when it runs: `--help` and `list` stay fast (cold start).
+const loadCatalogue = async (): Promise<Check[]> => (await import('../../suites/index.js')).catalogue;
 
 export interface MainOptions {
   io?: Partial<Io>;
@@ -27,7 +26,7 @@ export const EXIT_INTERRUPTED = 130;
 /** Runs the CLI with these arguments (without `node` and the script) and returns the exit code. */
 export async function main(args: string[], options: MainOptions = {}): Promise<number> {
   const io: Io = { stdout: process.stdout, stderr: process.stderr, env: process.env, ...options.io };
-  const catalogue = options.catalogue ?? defaultCatalogue;
+  const catalogue = async (): Promise<Check[]> => options.catalogue ?? (await loadCatalogue());
   let code = 0;
   let failure: string | undefined;
   const parser = yargs(args)
@@ -62,6 +61,12 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
           }),
       async (argv) => {
         const flags = auditFlags(argv, io);
+        const [{ loadConfig }, { validateWaivers }, { auditAndReport }, checks] = await Promise.all([
+          import('../config/load.js'),
+          import('../config/waivers.js'),
+          import('./audit.js'),
+          catalogue(),
+        ]);
         const config = await loadConfig({
           path: argv.config,
           baseUrl: argv['base-url'],
@@ -70,13 +75,18 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
         });
         if (!flags.quiet)
           for (const note of config.openapiNotes ?? []) io.stderr.write(`conformance: note: ${note}\n`);
-        const problems = validateWaivers(config, new Set(RULE_IDS), new Set(catalogue.map((c) => c.id)));
+        const problems = [
+          ...unknownSelectors(checks, '--only', flags.only),
+          ...unknownSelectors(checks, '--skip', flags.skip),
+          ...validateWaivers(config, new Set(RULE_IDS), new Set(checks.map((c) => c.id))),
+        ];
         if (problems.length > 0) throw new ConformanceError('E_CONFIG', problems[0], problems);
-        const { code: runCode, result } = await auditAndReport(config, catalogue, flags, io, options.signal);
+        const { code: runCode, result } = await auditAndReport(config, checks, flags, io, options.signal);
         code = result.interrupted ? EXIT_INTERRUPTED : runCode;
       },
     )
     .command('init', INIT_DESCRIPTION, initOptions, async (argv) => {
+      const { runInit } = await import('./init.js');
       code = await runInit(argv, io);
     })
     .command(
@@ -85,7 +95,14 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
       (y) => runOptions(y),
       async (argv) => {
         const flags = auditFlags(argv, io);
-        code = await runDemo(catalogue, flags, io, options.signal);
+        const { runDemo } = await import('./demo.js');
+        const checks = await catalogue();
+        const problems = [
+          ...unknownSelectors(checks, '--only', flags.only),
+          ...unknownSelectors(checks, '--skip', flags.skip),
+        ];
+        if (problems.length > 0) throw new ConformanceError('E_ARGS', problems[0], problems);
+        code = await runDemo(checks, flags, io, options.signal);
         if (options.signal?.aborted) code = EXIT_INTERRUPTED;
       },
     )
@@ -132,6 +149,7 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
           quiet: argv.quiet,
           verbose: argv.verbose,
         };
+        const { runMerge } = await import('./merge.js');
         const { code: mergeCode, result } = await runMerge((argv.reports ?? []).map(String), flags, io);
         code = result.interrupted ? EXIT_INTERRUPTED : mergeCode;
       },
@@ -140,8 +158,8 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
       'list',
       'List every check: id, rules, severity, title',
       (y) => y.option('json', { type: 'boolean', default: false, describe: 'Print JSON' }),
-      (argv) => {
-        io.stdout.write(renderList(catalogue, argv.json));
+      async (argv) => {
+        io.stdout.write(renderList(await catalogue(), argv.json));
       },
     )
     .command(
@@ -149,8 +167,8 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
       'What a check (or every check of a rule) sends, what passes, why it matters',
       (y) =>
         y.positional('name', { type: 'string', demandOption: true, describe: 'A check id or a rule id' }),
-      (argv) => {
-        const text = renderExplain(catalogue, String(argv.name));
+      async (argv) => {
+        const text = renderExplain(await catalogue(), String(argv.name));
         if (text === undefined)
           throw new ConformanceError(
             'E_ARGS',

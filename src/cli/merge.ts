@@ -7,8 +7,7 @@ import { resolveReporters } from '../reporters/index.js';
 import { readJsonReport } from '../reporters/json-read.js';
 import { exitCodeOf, writeReports, type Io, type ReportFlags } from './audit.js';
 
-/** Reporters `merge` writes unless told otherwise: every format that a JSON report can feed. */
-export const MERGE_REPORTERS = ['console', 'json', 'junit', 'html', 'markdown'];
+export { MERGE_REPORTERS } from './command-options.js';
 
 export interface MergeFlags extends ReportFlags {
   reporter: string[];

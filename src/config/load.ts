@@ -2,7 +2,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, relative, resolve } from 'node:path';
 import { ConfigError, ConformanceError } from '../core/errors.js';
-import { applyOpenApi } from '../openapi/config.js';
 import { buildConfig, normaliseBaseUrl, type LoadedConfig, type RawConfig } from './build.js';
 import { interpolate } from './interpolate.js';
 import { formatOf, parseText, SyntaxProblems, type ConfigFormat, type ParsedText } from './parse.js';
@@ -120,6 +119,8 @@ async function loadChecked(
           ? { source: named, cwd: options.baseDir ?? cwd }
           : undefined;
     if (document === undefined) return finish(prepared, options);
+    // Loaded only when a document is used: the parser is the heaviest module of the CLI.
+    const { applyOpenApi } = await import('../openapi/config.js');
     const applied = await applyOpenApi(
       prepared.data,
       document.source,

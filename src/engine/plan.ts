@@ -1,10 +1,16 @@
 // The plan: which checks run on which resources, after --only/--skip and sharding.
 import type { ActiveCheck, Check, ObserverCheck } from '../core/check.js';
 import type { AuditConfig, ResourceConfig } from '../core/types.js';
+import { didYouMean } from '../config/suggest.js';
 
 export interface Task {
   check: ActiveCheck;
   resource?: ResourceConfig;
+  /**
+   * Run only for its traffic: `--only` chose observers (GEN-JSON, ERR-BODY...), which judge the
+   * exchanges other checks make, so those checks run without reporting results.
+   */
+  silent?: boolean;
 }
 
 export interface Plan {
@@ -63,5 +69,29 @@ export function buildPlan(config: AuditConfig, catalogue: Check[], options: Plan
     }
   }
   const observers = chosen.filter((c): c is ObserverCheck => c.kind === 'observer');
+  if (observers.length > 0 && options.only?.length) {
+    // Observers send nothing: the checks --only left out still run (unless --skip names them),
+    // silently, so there is traffic to judge.
+    for (const check of catalogue) {
+      if (check.kind !== 'active' || check.exclusive || chosen.includes(check)) continue;
+      if ((options.skip ?? []).some((s) => selects(s, check))) continue;
+      if (check.scope === 'api') {
+        if (apiHere) tasks.push({ check, silent: true });
+      } else {
+        for (const resource of resources) tasks.push({ check, resource, silent: true });
+      }
+    }
+  }
   return { tasks, exclusive, observers, resources };
+}
+
+/** Problems with --only/--skip selectors that name no check, rule or suite (a typo would pass silently). */
+export function unknownSelectors(catalogue: Check[], flag: string, selectors: string[] = []): string[] {
+  const names = new Set(catalogue.flatMap((c) => [c.id, c.suite, ...c.rules]));
+  return selectors
+    .filter((selector) => !catalogue.some((check) => selects(selector, check)))
+    .map(
+      (selector) =>
+        `${flag} ${selector}: no check, rule or suite of that name${didYouMean(selector, names)} (conformance list shows them)`,
+    );
 }

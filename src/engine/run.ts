@@ -76,7 +76,8 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
     if (!options.skipPreflight) await preflight(client);
     observing = true;
     const results: CheckResult[] = [];
-    const total = plan.tasks.length + plan.exclusive.length + hub.expectedResults(plan.resources);
+    const reported = plan.tasks.filter((t) => !t.silent).length;
+    const total = reported + plan.exclusive.length + hub.expectedResults(plan.resources);
     // One instant for every waiver, so a waiver cannot expire halfway through a run.
     const waiverNow = options.now?.() ?? new Date(started);
     const record = (raw: CheckResult): void => {
@@ -101,7 +102,9 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
       plan.tasks.map((task) =>
         // Locks first, then a slot: a task waiting for a busy resource must not hold one of the
         // `concurrency` slots (with few resources, that left every other task waiting too).
-        locks.with(lockSet(task, config), () => limit(() => runTask(task, deps))).then(record),
+        locks
+          .with(lockSet(task, config), () => limit(() => runTask(task, deps)))
+          .then((result) => (task.silent ? undefined : record(result))),
       ),
     );
     for (const task of plan.exclusive) record(await runTask(task, deps));

@@ -99,6 +99,40 @@ describe('conformance run', () => {
   });
 });
 
+describe('selecting checks', () => {
+  it('exits 2 on --only or --skip naming nothing, with a suggestion', async () => {
+    const env = exampleEnv({ tokens: { full: 'abcd1234', limited: 'efgh5678' } });
+    const args = ['run', '--config', exampleYaml, '--base-url', 'http://127.0.0.1:1/v1'];
+    const only = await cli([...args, '--only', 'nonsense'], env);
+    expect(only.code).toBe(2);
+    expect(only.stderr).toContain('--only nonsense: no check, rule or suite of that name');
+    const skip = await cli([...args, '--skip', 'MTH-DELET'], env);
+    expect(skip.code).toBe(2);
+    expect(skip.stderr).toContain('(did you mean "MTH-DELETE"?)');
+  });
+
+  it('--only an observed rule still sends the traffic it judges, reporting only that rule', async () => {
+    const server = await startExampleFixture({ breaks: { htmlErrors: true } });
+    const out = await mkdtemp(join(tmpdir(), 'conf-cli-'));
+    try {
+      const r = await cli(
+        ['run', '--base-url', server.baseUrl, '--config', exampleYaml, '--out', out, '--only', 'GEN-JSON'],
+        exampleEnv(server),
+      );
+      expect(r.code).toBe(1);
+      const report = JSON.parse(await readFile(join(out, 'conformance.json'), 'utf8'));
+      expect(new Set(report.results.map((x: { rules: string[] }) => x.rules.join()))).toEqual(
+        new Set(['GEN-JSON']),
+      );
+      expect(report.results.filter((x: { status: string }) => x.status === 'failed').length).toBeGreaterThan(
+        0,
+      );
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('conformance list and explain', () => {
   it('lists every check with its rules', async () => {
     const r = await cli(['list', '--json']);
