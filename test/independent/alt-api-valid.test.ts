@@ -73,6 +73,23 @@ const COMBINATIONS: Combination[] = [
     options: { format: 'jsonapi', pageSize: 2, deleteStatus: 204, unknownFields: 'ignore' },
   },
   {
+    name: 'collections nested under a parent (/accounts/acc_main/...), a read-only feed (updates: GET only), items in {data, meta}',
+    options: { nested: true, updatesOps: 'read-only', items: 'data' },
+    // What cannot run on a collection that takes no writes.
+    alsoSkipped: [
+      'change-visible updates',
+      'create-answers-201 updates',
+      'create-location updates',
+      'delete-removes updates',
+      'delete-repeatable updates',
+      'forbidden-403 updates',
+      'idempotency-key-once updates',
+      'json-body-required updates',
+      'malformed-400 updates',
+      'put-repeatable updates',
+    ],
+  },
+  {
     name: 'a tight limit of 120 requests per second per token that the ordinary checks run into',
     options: {
       rateLimitScope: 'token',

@@ -1,7 +1,7 @@
 // The hand-written config a user of the alternative API would write, as YAML, loaded like a real config file.
 import type { AuditConfig } from '../../core/types.js';
 import { parseConfigText } from '../../config/load.js';
-import type { AltServer } from './server.js';
+import { PARENT, type AltServer } from './server.js';
 
 /** The environment the config's ${VAR}s come from. */
 export function altEnv(server: AltServer): NodeJS.ProcessEnv {
@@ -19,6 +19,7 @@ export function altConfigText(server: AltServer): string {
   const unknownInvalid = (type: string, body: string): string =>
     o.unknownFields === 'reject' ? `\n      - ${doc(type, body)}` : '';
   const nested = o.managedFields === 'nested';
+  const parent = o.nested ? PARENT : '';
   const noPut = o.settingsOps === 'no-put';
   const forbidden = o.limitedMay === 'read' ? '[create, replace, update, delete]' : '[delete]';
   const summary = o.listFields === 'summary';
@@ -79,7 +80,7 @@ rateLimit:
   expected: true
 ${nested ? '# Server-managed members the audit cannot guess.\nignoreFields: [revisionNo, changedOn]\n' : ''}resources:
   - name: addresses
-    path: /addresses
+    path: ${parent}/addresses
     sample: ${doc('addresses', "{ street: '12 Rue Oberkampf', city: Paris, zip: '75011', primary: false, lines: ['Bat. A'] }")}
     replace: ${doc('addresses', "{ street: '14 Rue Oberkampf', city: Paris, zip: '75011', primary: true, lines: ['Bat. B', '2e etage'] }")}
     update: ${doc('addresses', "{ city: Saint-Étienne, zip: '42000' }")}
@@ -93,8 +94,8 @@ ${nested ? '# Server-managed members the audit cannot guess.\nignoreFields: [rev
     schema:
       ${addressSchema}
   - name: updates
-    path: /updates
-    operations: [list, read, create, replace, update, delete]
+    path: ${parent}/updates
+    operations: ${o.updatesOps === 'read-only' ? '[list, read]' : '[list, read, create, replace, update, delete]'}
     sample: ${doc('updates', "{ title: '2.6.0', channel: stable, success: false, notes: ['rolled back'], build: { number: 412, commit: a1b2c3d } }")}
     replace: ${doc('updates', "{ title: '2.6.1', channel: beta, success: true }")}
     update: ${doc('updates', '{ success: true, build: { number: 413 } }')}
@@ -116,7 +117,7 @@ ${nested ? '# Server-managed members the audit cannot guess.\nignoreFields: [rev
         notes: { type: array, items: { type: string } }
         build: { type: object }
   - name: settings
-    path: /settings
+    path: ${parent}/settings
     idField: ${jsonapi ? 'id' : 'uid'}
     sample: ${doc('settings', '{ name: ui.density, value: compact, scope: user, priority: 2 }')}
 ${noPut ? '    operations: [list, read, create, update, delete]' : `    replace: ${doc('settings', '{ name: ui.density, value: comfortable, scope: org }')}`}

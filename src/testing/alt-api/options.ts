@@ -70,10 +70,18 @@ export interface AltChoices {
   seeded: boolean;
   /** settings take PUT (`all`), or answer it 405 and the config declares no replace (`no-put`). */
   settingsOps: 'all' | 'no-put';
+  /** updates take every method (`all`), or only GET (`read-only`: a published feed; the config declares list and read). */
+  updatesOps: 'all' | 'read-only';
   /** The limited token may only read, or may also create and change but not delete. */
   limitedMay: 'read' | 'write-but-not-delete';
   /** 401s challenge with `Bearer` only, or with a Basic and a Bearer challenge in two header lines. */
   challenges: 'bearer' | 'basic-and-bearer';
+  /** How far the server's clock (its Date header and Retry-After dates) is ahead of the client's, in ms. */
+  clockSkewMs: number;
+  /** Every answer waits this long before it is written (a service across a network). */
+  latencyMs: number;
+  /** The collections live under a parent resource: /accounts/acc_main/addresses. */
+  nested: boolean;
   /** Media type of non-error JSON answers (default application/json; charset=utf-8, or hal+json for hal lists). */
   contentType?: string;
 }
@@ -190,8 +198,12 @@ export const ALT_DEFAULTS: AltChoices = {
   seeded: true,
   rateLimitScope: 'path',
   settingsOps: 'all',
+  updatesOps: 'all',
   limitedMay: 'read',
   challenges: 'bearer',
+  clockSkewMs: 0,
+  latencyMs: 0,
+  nested: false,
 };
 
 /** Fills in the defaults. */

@@ -46,7 +46,11 @@ export function rateHeaders(
         'RateLimit-Reset': String(seconds),
       };
     case 'date':
-      return refused ? { 'Retry-After': new Date(Math.ceil(limit.resetAt / 1000) * 1000).toUTCString() } : {};
+      if (!refused) return {};
+      // On the server's own clock, as its Date header shows it.
+      return {
+        'Retry-After': new Date(Math.ceil((limit.resetAt + opts.clockSkewMs) / 1000) * 1000).toUTCString(),
+      };
     case 'structured':
       return {
         'RateLimit-Policy': `"per-path";q=${opts.rateLimitPerSecond};w=1`,

@@ -21,6 +21,8 @@ export interface AltServer extends FixtureServer {
 }
 
 const MAX_BODY = 1024 * 1024;
+/** The parent resource of nested collections. */
+export const PARENT = '/accounts/acc_main';
 const REALM = 'alt-api';
 
 /** Starts the alternative API on 127.0.0.1, any free port. */
@@ -37,11 +39,13 @@ export async function startAltApi(options: AltApiOptions = {}): Promise<AltServe
   const statuses = new Map<number, number>();
   const sockets = new Set<Socket>();
   let origin = '';
+  /** Where the collections are: the version prefix, and the parent resource when nested. */
+  const collectionsAt = `${opts.prefix}${opts.nested ? PARENT : ''}`;
 
   const handle = (req: IncomingMessage, raw: Buffer | 'too-large'): Reply => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const method = (req.method ?? 'GET').toUpperCase();
-    const where: Where = { origin, prefix: opts.prefix, opts };
+    const where: Where = { origin, prefix: collectionsAt, opts };
 
     // 0. Optionally, a limit per client address that counts even unauthenticated requests.
     if (opts.limitBeforeAuth) {
@@ -98,7 +102,7 @@ export async function startAltApi(options: AltApiOptions = {}): Promise<AltServe
     // 3. The path: <prefix>/<collection>[/<id>].
     const prefix = opts.breaks.has('any-version')
       ? (/^(\/api)?\/v\d+(?=\/)/.exec(url.pathname)?.[0] ?? opts.prefix)
-      : opts.prefix;
+      : collectionsAt;
     if (!url.pathname.startsWith(`${prefix}/`)) return unknownPath(url, where);
     const segments = url.pathname
       .slice(prefix.length + 1)
@@ -114,11 +118,12 @@ export async function startAltApi(options: AltApiOptions = {}): Promise<AltServe
     }
     // 4. The method.
     const noPut = r.name === 'settings' && opts.settingsOps === 'no-put';
+    const readOnly = r.name === 'updates' && opts.updatesOps === 'read-only';
     const allowed = (
       id === undefined
         ? ['GET', 'HEAD', 'POST', 'OPTIONS']
         : ['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']
-    ).filter((m) => !(noPut && m === 'PUT'));
+    ).filter((m) => !(noPut && m === 'PUT') && !(readOnly && !['GET', 'HEAD', 'OPTIONS'].includes(m)));
     if (method === 'OPTIONS') return { status: 204, headers: { Allow: allowed.join(', ') } };
     if (!allowed.includes(method)) {
       return errorReply(where, 405, 'method_not_allowed', { headers: { Allow: allowed.join(', ') } });
@@ -210,12 +215,13 @@ export async function startAltApi(options: AltApiOptions = {}): Promise<AltServe
       try {
         reply = handle(req, tooLarge ? 'too-large' : Buffer.concat(chunks));
       } catch (err) {
-        reply = errorReply({ origin, prefix: opts.prefix, opts }, 500, 'internal', {
+        reply = errorReply({ origin, prefix: collectionsAt, opts }, 500, 'internal', {
           detail: (err as Error).message,
         });
       }
       statuses.set(reply.status, (statuses.get(reply.status) ?? 0) + 1);
-      write(res, reply, opts);
+      if (opts.latencyMs > 0) setTimeout(() => write(res, reply, opts), opts.latencyMs);
+      else write(res, reply, opts);
     });
   });
   server.on('connection', (socket) => {
@@ -301,6 +307,7 @@ function withHeaders(reply: Reply, headers: Record<string, string>): Reply {
 function write(res: ServerResponse, reply: Reply, opts: ResolvedAlt): void {
   const headers: Record<string, string | string[]> = { 'X-Request-Id': randomUUID(), ...reply.headers };
   if (opts.closeConnections) headers.Connection = 'close';
+  if (opts.clockSkewMs !== 0) headers.Date = new Date(Date.now() + opts.clockSkewMs).toUTCString();
   const challenges = reply.headers['WWW-Authenticate'];
   if (challenges?.includes('\n')) headers['WWW-Authenticate'] = challenges.split('\n');
   if (opts.affinityCookie) {
