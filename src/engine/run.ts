@@ -3,7 +3,7 @@ import pLimit from 'p-limit';
 import type { Check, Exchange } from '../core/check.js';
 import type { AuditConfig, CheckResult, RunResult, Severity } from '../core/types.js';
 import { toolVersion } from '../core/paths.js';
-import { UnreachableError } from '../core/errors.js';
+import { ConformanceError, UnreachableError } from '../core/errors.js';
 import { HttpClient, type Clock } from '../http/client.js';
 import { createdFrom, SkipSignal, TaskContext, type ContextDeps } from './context.js';
 import { Ledger } from './ledger.js';
@@ -73,7 +73,10 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
     },
   });
   try {
-    if (!options.skipPreflight) await preflight(client);
+    if (!options.skipPreflight) {
+      await preflight(client);
+      await credentialsAccepted(client, config);
+    }
     observing = true;
     const results: CheckResult[] = [];
     const reported = plan.tasks.filter((t) => !t.silent).length;
@@ -144,6 +147,33 @@ async function preflight(client: HttpClient): Promise<void> {
       ? 'no connection within the time-out'
       : (probe.error?.message ?? 'no answer');
   throw new UnreachableError(`cannot reach ${client.redactor.text(client.baseUrl)}: ${why}`);
+}
+
+/**
+ * One authenticated GET on the first listable collection: a token the API refuses (401) would
+ * turn every check into a false failure, so the audit stops (exit 2) saying so. A 401 that sets
+ * cookies is retried with them once: a stateful API is GEN-STATELESS's finding, not a bad token.
+ */
+async function credentialsAccepted(client: HttpClient, config: AuditConfig): Promise<void> {
+  const collection = config.resources.find((r) => r.operations.includes('list'));
+  const token = config.auth.token;
+  if (!collection || !token) return;
+  let probe = await client.send({ method: 'GET', path: collection.path });
+  const setCookie = probe.headers['set-cookie'];
+  if (probe.status === 401 && setCookie) {
+    const cookie = setCookie
+      .split('\n')
+      .map((c) => c.split(';')[0].trim())
+      .filter(Boolean)
+      .join('; ');
+    probe = await client.send({ method: 'GET', path: collection.path, headers: { cookie } });
+  }
+  if (probe.status !== 401) return;
+  const envVar = config.secrets.find((s) => s.value === token)?.envVar;
+  throw new ConformanceError(
+    'E_CONFIG',
+    `the API refused auth.token${envVar ? ` (from ${envVar})` : ''}: GET ${collection.path} answered 401, so every check would fail for want of credentials; set a valid, unexpired token`,
+  );
 }
 
 /** A result with every secret removed from its message (checks may quote what the service said). */

@@ -154,3 +154,20 @@ describe('conformance list and explain', () => {
     expect(none.code).toBe(2);
   });
 });
+
+describe('credentials the API refuses', () => {
+  it('exits 2 naming the token and its variable instead of failing every check', async () => {
+    const server = await startExampleFixture();
+    try {
+      const r = await cli(['run', '--base-url', server.baseUrl, '--config', exampleYaml], {
+        ...exampleEnv(server),
+        CONFORMANCE_TOKEN: 'expired-token-1234',
+      });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('the API refused auth.token (from CONFORMANCE_TOKEN)');
+      expect(r.stderr).not.toContain('expired-token-1234');
+    } finally {
+      await server.close();
+    }
+  });
+});

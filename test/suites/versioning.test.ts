@@ -126,7 +126,7 @@ describe('unknown-version', () => {
 describe('version-in-path', () => {
   it('sends no request', async () => {
     const { result } = await auditFixture([versionInPath], servedAt('/api'));
-    expect(result.summary.requests).toBe(1); // the reachability probe only
+    expect(result.summary.requests).toBe(2); // the reachability and credential probes only
     expect(result.results[0].evidence[0]).toMatchObject({
       request: { method: 'GET', url: expect.stringMatching(/\/api\/widgets$/) },
       response: null,
