@@ -44,6 +44,11 @@ export class Ledger {
     return [...this.entries.values()].filter((e) => !e.deleted).reverse();
   }
 
+  /** Every entry, deleted or not, newest first. */
+  all(): LedgerEntry[] {
+    return [...this.entries.values()].reverse();
+  }
+
   get createdCount(): number {
     return this.entries.size + this.untrackable.length;
   }

@@ -49,7 +49,9 @@ export default defineCheck({
       const gone = await ctx.send({ method: 'GET', path: victim.path });
       if (gone.status !== 404 && gone.status !== 410) {
         ctx.fail({
-          message: `after ${answered(del)}, the item is still readable: ${answered(gone)}, expected 404`,
+          message: is2xx(gone)
+            ? `after ${answered(del)}, the item is still readable: ${answered(gone)}, expected 404`
+            : `after ${answered(del)}, ${answered(gone)}, expected 404 for an item that is gone`,
           evidence: [del, gone],
         });
       }

@@ -75,4 +75,13 @@ describe('engine', () => {
     expect(result.cleanup.leftovers.length).toBe(2);
     expect(result.cleanup.leftovers[0].reason).toBe('DELETE answered 403');
   });
+
+  it('reads every created item back: a DELETE that did nothing is a leftover, not a clean run', async () => {
+    const { result } = await auditFixture([catalogue.find((c) => c.id === 'delete-removes')!], {
+      api: { breaks: { deleteNoop: true } },
+    });
+    expect(result.cleanup.leftovers.length).toBe(result.cleanup.created);
+    expect(result.cleanup.leftovers[0].reason).toMatch(/DELETE answered 204, but GET still answers 200/);
+    expect(result.cleanup.deleted).toBe(0);
+  });
 });
