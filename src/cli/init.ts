@@ -112,9 +112,10 @@ export async function runInit(args: InitArgs, io: Io, cwd = process.cwd()): Prom
 
 /** `./x.yaml`-style path from the config's folder to the document; absolute when it is not below it. */
 function relativeRef(fromDir: string, file: string): string {
+  // Relative (also upwards with ../) so a committed config works in every checkout.
   const rel = relative(fromDir, file);
-  if (rel === '' || isAbsolute(rel) || rel.startsWith('..')) return file;
-  return `./${rel}`;
+  if (rel === '' || isAbsolute(rel)) return file;
+  return rel.startsWith('..') ? rel : `./${rel}`;
 }
 
 /** Reads each collection (and one item, and what OPTIONS allows) without changing anything. */

@@ -144,7 +144,7 @@ export class TaskContext implements CheckContext {
     const status = exchange.status ?? 0;
     if (status < 200 || status > 299) {
       this.skip(
-        `could not create a test ${r.name} item: POST ${r.path} ${exchange.error ? `failed (${exchange.error.message})` : `answered ${status}`} (see the mth-create result)`,
+        `could not create a test ${r.name} item: POST ${r.path} ${exchange.error ? `failed (${exchange.error.message})` : `answered ${status}`} (create-answers-201 reports why)`,
       );
     }
     const created = createdFrom(exchange, r);

@@ -1,7 +1,7 @@
 // `conformance init`: the starter config validates against config/schema.json and audits the example API with zero failures.
 import { describe, expect, it } from '@jest/globals';
 import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { parse } from 'yaml';
 import { parseConfigText } from '../../src/config/load.js';
 import { validateAgainstSchema } from '../../src/config/validate.js';
@@ -54,8 +54,9 @@ describe('conformance init --openapi', () => {
       expect(text).toContain("# Valid POST body: the document's example.");
       expect(text).toContain('sample: { name: bolt, price: 3, tags: [ metal, small ] }');
       expect(text).toContain('# forbidden: [create, replace, update, delete]');
-      // The document is referenced for its item schemas (absolute: it is not below the config).
-      expect(text).toContain(`\nopenapi: ${fixture('widgets-31.yaml')}\n`);
+      // The document is referenced relative to the config (../ when not below it), so the
+      // config works in any checkout.
+      expect(text).toContain(`\nopenapi: ${relative(dirname(file), fixture('widgets-31.yaml'))}\n`);
       expect(await auditWith(file, server)).toEqual({ code: 0, bad: [] });
     } finally {
       await server.close();
