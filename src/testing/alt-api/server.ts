@@ -16,8 +16,6 @@ import { hit, rateHeaders, tooMany, type Windows } from './ratelimit.js';
 export interface AltServer extends FixtureServer {
   options: ResolvedAlt;
   resources: AltResource[];
-  /** Requests the server answered, by status (for tests that want to know what was seen). */
-  statuses: Map<number, number>;
 }
 
 const MAX_BODY = 1024 * 1024;
@@ -36,7 +34,6 @@ export async function startAltApi(options: AltApiOptions = {}): Promise<AltServe
   const remembered: Remembered = new WeakSet();
   /** Buckets the limit-never-lifts break keeps refusing, until when. */
   const stuck = new Map<string, number>();
-  const statuses = new Map<number, number>();
   const sockets = new Set<Socket>();
   let origin = '';
   /** Where the collections are: the version prefix, and the parent resource when nested. */
@@ -219,7 +216,6 @@ export async function startAltApi(options: AltApiOptions = {}): Promise<AltServe
           detail: (err as Error).message,
         });
       }
-      statuses.set(reply.status, (statuses.get(reply.status) ?? 0) + 1);
       if (opts.latencyMs > 0) setTimeout(() => write(res, reply, opts), opts.latencyMs);
       else write(res, reply, opts);
     });
@@ -236,7 +232,6 @@ export async function startAltApi(options: AltApiOptions = {}): Promise<AltServe
     tokens: opts.tokens,
     options: opts,
     resources,
-    statuses,
     snapshot: () => store.snapshot(),
     close: async () => {
       for (const socket of sockets) socket.destroy();
