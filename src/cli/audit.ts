@@ -2,10 +2,11 @@
 import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Check } from '../core/check.js';
-import type { AuditConfig, RunResult, Severity } from '../core/types.js';
+import type { AuditConfig, CheckResult, RunResult, Severity } from '../core/types.js';
 import { runAudit } from '../engine/run.js';
 import type { Clock } from '../http/client.js';
 import { ExchangeLog, resolveReporters, progressLine, type Reporter } from '../reporters/index.js';
+import { failsRun } from '../reporters/verdict.js';
 
 const statusMark = {
   passed: 'ok  ',
@@ -14,6 +15,11 @@ const statusMark = {
   errored: 'ERR ',
   waived: 'waiv',
 } as const;
+
+/** The progress mark of a result: a failed warning below --fail-on is `WARN`, as it does not fail the run. */
+function progressMark(r: CheckResult, failOn: Severity): string {
+  return r.status === 'failed' && !failsRun(r, failOn) ? 'WARN' : statusMark[r.status];
+}
 
 export interface AuditFlags {
   reporter: string[];
@@ -32,7 +38,7 @@ export interface AuditFlags {
 }
 
 /** What writing reports needs of the flags (`run`, `demo` and `merge` share it). */
-export type ReportFlags = Pick<AuditFlags, 'out' | 'color' | 'quiet' | 'verbose'>;
+export type ReportFlags = Pick<AuditFlags, 'out' | 'color' | 'quiet' | 'verbose' | 'failOn'>;
 
 export interface Io {
   stdout: NodeJS.WritableStream & { isTTY?: boolean };
@@ -44,8 +50,7 @@ export interface Io {
 
 /** Exit code of a finished run: 1 when any failure is at or above the --fail-on severity. */
 export function exitCodeOf(result: RunResult, failOn: Severity): number {
-  const counts = (severity: Severity): boolean => failOn === 'warning' || severity === 'error';
-  return result.results.some((r) => r.status === 'failed' && counts(r.severity)) ? 1 : 0;
+  return result.results.some((r) => failsRun(r, failOn)) ? 1 : 0;
 }
 
 /** Runs the audit, shows progress, writes every report; returns the exit code. */
@@ -58,7 +63,8 @@ export async function auditAndReport(
 ): Promise<{ code: number; result: RunResult }> {
   const chosen = resolveReporters(flags.reporter);
   const live = !flags.quiet && io.stderr.isTTY === true;
-  const plain = !flags.quiet && !live;
+  // One line per result belongs to the console report: with only report files chosen, stderr stays quiet.
+  const plain = !flags.quiet && !live && chosen.some((r) => r.name === 'console');
   let drawn = false;
   // Kept only when a reporter needs every exchange (har): bounded, and redacted like evidence.
   const exchanges = chosen.some((r) => r.needsExchanges) ? new ExchangeLog() : undefined;
@@ -82,7 +88,9 @@ export async function auditAndReport(
         );
         drawn = true;
       } else if (plain) {
-        io.stderr.write(`${statusMark[r.status]} ${r.checkId}${r.resource ? ` ${r.resource}` : ''}\n`);
+        io.stderr.write(
+          `${progressMark(r, flags.failOn)} ${r.checkId}${r.resource ? ` ${r.resource}` : ''}\n`,
+        );
       }
     },
   });
@@ -102,7 +110,18 @@ export async function writeReports(
   io: Io,
   exchanges?: ExchangeLog,
 ): Promise<string[]> {
-  const options = { color: flags.color, quiet: flags.quiet, verbose: flags.verbose, exchanges };
+  // Where each file goes, so the console can point at the report that holds what it cut.
+  const reportFiles = Object.fromEntries(
+    chosen.flatMap((r) => (r.fileName ? [[r.name, join(flags.out, r.fileName)]] : [])),
+  );
+  const options = {
+    color: flags.color,
+    quiet: flags.quiet,
+    verbose: flags.verbose,
+    failOn: flags.failOn,
+    reportFiles,
+    exchanges,
+  };
   const written: string[] = [];
   for (const reporter of chosen) {
     const text = reporter.render(result, options);

@@ -133,11 +133,12 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
           .option('quiet', {
             type: 'boolean',
             default: false,
-            describe: 'Print only failures and the summary',
+            describe: QUIET_HELP,
           })
-          .option('verbose', { type: 'boolean', default: false, describe: 'List every skipped check' }),
+          .option('verbose', { type: 'boolean', default: false, describe: VERBOSE_HELP }),
       async (argv) => {
         const noColorEnv = io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== '';
+        checkQuietVerbose(argv);
         const flags = {
           reporter: argv.reporter
             .flatMap((v) => String(v).split(','))
@@ -191,6 +192,16 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
   return code;
 }
 
+const QUIET_HELP = 'Console: only failures, warnings, errors and the summary line; no progress lines';
+const VERBOSE_HELP =
+  'Console: also list every passed and skipped check, and print messages in full (not with --quiet)';
+
+/** --quiet and --verbose ask for opposite things: refused (exit 2) rather than one silently winning. */
+function checkQuietVerbose(argv: { quiet: boolean; verbose: boolean }): void {
+  if (argv.quiet && argv.verbose)
+    throw new ConformanceError('E_ARGS', '--quiet and --verbose cannot be used together: choose one');
+}
+
 function runOptions<T>(y: Argv<T>) {
   return y
     .option('reporter', {
@@ -241,12 +252,8 @@ function runOptions<T>(y: Argv<T>) {
       type: 'boolean',
       describe: 'Colour console output (--no-color turns it off; NO_COLOR is honoured)',
     })
-    .option('quiet', { type: 'boolean', default: false, describe: 'Print only failures and the summary' })
-    .option('verbose', {
-      type: 'boolean',
-      default: false,
-      describe: 'List every skipped check with its reason',
-    });
+    .option('quiet', { type: 'boolean', default: false, describe: QUIET_HELP })
+    .option('verbose', { type: 'boolean', default: false, describe: VERBOSE_HELP });
 }
 
 type RunArgv = {
@@ -271,6 +278,7 @@ function auditFlags(argv: RunArgv, io: Io): AuditFlags {
       .flatMap((v) => String(v).split(','))
       .map((v) => v.trim())
       .filter(Boolean);
+  checkQuietVerbose(argv);
   if (!Number.isInteger(argv.concurrency) || argv.concurrency < 1)
     throw new ConformanceError('E_ARGS', '--concurrency must be a whole number of at least 1');
   if (!Number.isFinite(argv.timeout) || argv.timeout < 1)

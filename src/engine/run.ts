@@ -80,7 +80,10 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
     observing = true;
     const results: CheckResult[] = [];
     const reported = plan.tasks.filter((t) => !t.silent).length;
-    const total = reported + plan.exclusive.length + hub.expectedResults(plan.resources);
+    // Observers give a row per resource plus at most one API-wide row each: an upper bound until
+    // their results are known, then exact, so progress never shows 100% before the last result.
+    let total =
+      reported + plan.exclusive.length + hub.expectedResults(plan.resources) + plan.observers.length;
     // One instant for every waiver, so a waiver cannot expire halfway through a run.
     const waiverNow = options.now?.() ?? new Date(started);
     const record = (raw: CheckResult): void => {
@@ -111,7 +114,9 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
       ),
     );
     for (const task of plan.exclusive) record(await runTask(task, deps));
-    for (const result of hub.results(plan.resources)) record(result);
+    const observed = hub.results(plan.resources);
+    total = results.length + observed.length;
+    for (const result of observed) record(result);
     observing = false;
     // Cleanup runs even after an interruption, and gives a service that stopped answering one more try.
     await client.beginCleanup(ledger.pending().length > 0);

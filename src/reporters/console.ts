@@ -1,64 +1,27 @@
-// Console report: failures first (grouped by rule, with a curl line), then skips, cleanup, summary.
+// Console report: failures, then warnings (grouped by check, with a curl line), errors, skips, cleanup, summary.
 import { Chalk, type ChalkInstance } from 'chalk';
-import type { CheckResult, RunResult } from '../core/types.js';
-import { firstLine, humanDuration, plural, truncate, visible } from './format.js';
+import type { CheckResult, RunResult, Severity } from '../core/types.js';
+import {
+  checkHead,
+  lineStyle,
+  mark,
+  messageLines,
+  reasonLines,
+  reproduceLines,
+  resultLines,
+  type LineStyle,
+} from './console-lines.js';
+import { firstLine, humanDuration, plural, visible } from './format.js';
 import type { Reporter, ReporterOptions } from './types.js';
-
-/** Longest one-line reason printed; the JSON and JUnit reports keep the whole message. */
-const REASON_LIMIT = 300;
+import { isWarning, verdictOf } from './verdict.js';
 
 function painter(color: boolean): ChalkInstance {
   return new Chalk({ level: color ? 1 : 0 });
 }
 
-function mark(r: CheckResult, c: ChalkInstance): string {
-  switch (r.status) {
-    case 'passed':
-      return c.green('✓');
-    case 'failed':
-      return r.severity === 'warning' ? c.yellow('⚠') : c.red('✗');
-    case 'errored':
-      return c.magenta('!');
-    case 'waived':
-      return c.cyan('~');
-    default:
-      return c.dim('-');
-  }
-}
-
-/** What follows the colon: the one-line reason, labelled for everything but plain failures. */
-function reason(r: CheckResult): string {
-  const text = truncate(visible(firstLine(r.message)), REASON_LIMIT);
-  switch (r.status) {
-    case 'failed':
-      return r.severity === 'warning' ? `warning: ${text || r.title}` : text || r.title;
-    case 'errored':
-      return `errored: ${text || 'the check broke'}`;
-    case 'skipped':
-      return `skipped: ${text || 'no reason given'}`;
-    case 'waived': {
-      const until = r.waiver?.expires ? ` (until ${r.waiver.expires})` : '';
-      return `waived: ${visible(r.waiver?.reason ?? 'no reason given')}${until}`;
-    }
-    default:
-      return '';
-  }
-}
-
-function resultLine(r: CheckResult, c: ChalkInstance): string {
-  const head = [
-    mark(r, c),
-    c.bold(r.rules.join(',') || '-'),
-    r.checkId,
-    ...(r.resource ? [r.resource] : []),
-  ].join(' ');
-  const why = reason(r);
-  return why ? `${head}: ${why}` : head;
-}
-
 /** One plain line per result, for non-TTY output while the run goes on: `✗ RULE check resource: reason`. */
 export function formatResultLine(r: CheckResult, color: boolean): string {
-  return resultLine(r, painter(color));
+  return resultLines(r, painter(color), { verbose: false, files: undefined })[0];
 }
 
 /**
@@ -80,54 +43,117 @@ function primaryRule(r: CheckResult): string {
   return r.rules[0] ?? '';
 }
 
-/** Failures of error severity first, then warnings; each group sorted by its first rule id. */
-function failureBlock(results: CheckResult[], c: ChalkInstance): string[] {
-  const failed = results.filter((r) => r.status === 'failed');
-  if (failed.length === 0) return [];
-  const rank = (r: CheckResult) => (r.severity === 'error' ? 0 : 1);
+/** Where a result is: its resource, or API-wide. */
+function where(r: CheckResult): string {
+  return r.resource ?? 'API-wide';
+}
+
+/**
+ * One block for the failures of one check on several resources (one cause often shows on
+ * every resource: an HTML error page fails GEN-JSON everywhere). Identical reasons are written
+ * once; different ones one line per resource. One Reproduce line, and the count of the others.
+ */
+function groupLines(group: CheckResult[], c: ChalkInstance, style: LineStyle, inWarnings: boolean): string[] {
+  const [first] = group;
+  const lines =
+    group.length === 1 ? resultLines(first, c, style, inWarnings) : groupHead(group, c, style, inWarnings);
+  return [...lines, ...reproduceLines(group, c, style)];
+}
+
+function groupHead(group: CheckResult[], c: ChalkInstance, style: LineStyle, inWarnings: boolean): string[] {
+  const [first] = group;
+  const head = `${mark(first, c)} ${checkHead(first, c)} on ${group
+    .map(where)
+    .map((w) => visible(w))
+    .join(', ')}`;
+  const same = group.every((r) => (r.message ?? '').trim() === (first.message ?? '').trim());
+  if (same) {
+    const [reason, ...rest] = reasonLines(first, style, inWarnings);
+    return [`${head}: ${reason}`, ...rest.map((l) => `    ${l}`)];
+  }
+  return [
+    `${head}:`,
+    ...group.flatMap((r) => {
+      const [reason, ...rest] = messageLines(r.message?.trim() ? r.message : r.title, r, style);
+      return [`    ${visible(where(r))}: ${reason}`, ...rest.map((l) => `      ${l}`)];
+    }),
+  ];
+}
+
+/**
+ * Failed results of one severity, grouped by check (in order of their first rule id, then of
+ * the run), with a blank line between rules.
+ */
+function groupedLines(
+  failed: CheckResult[],
+  c: ChalkInstance,
+  style: LineStyle,
+  inWarnings: boolean,
+): string[] {
   const sorted = failed
     .map((r, i) => ({ r, i }))
-    .sort((a, b) => rank(a.r) - rank(b.r) || primaryRule(a.r).localeCompare(primaryRule(b.r)) || a.i - b.i)
+    .sort((a, b) => primaryRule(a.r).localeCompare(primaryRule(b.r)) || a.i - b.i)
     .map(({ r }) => r);
-  const lines = [c.bold.red(`Failures (${failed.length})`)];
-  let group = '';
-  for (const r of sorted) {
-    const key = `${rank(r)} ${primaryRule(r)}`;
-    if (group && key !== group) lines.push('');
-    group = key;
-    lines.push(...withReproduce(r, c));
+  const groups = new Map<string, CheckResult[]>();
+  for (const r of sorted) groups.set(r.checkId, [...(groups.get(r.checkId) ?? []), r]);
+  const lines: string[] = [];
+  let rule: string | undefined;
+  for (const group of groups.values()) {
+    if (rule !== undefined && primaryRule(group[0]) !== rule) lines.push('');
+    rule = primaryRule(group[0]);
+    lines.push(...groupLines(group, c, style, inWarnings));
   }
   return lines;
 }
 
-function withReproduce(r: CheckResult, c: ChalkInstance): string[] {
-  const lines = [resultLine(r, c)];
-  const curl = r.evidence[0]?.curl;
-  if (curl) lines.push(`  ${c.dim('Reproduce:')} ${visible(curl, true)}`);
-  return lines;
+/** Failures of error severity: they fail the run. */
+function failureBlock(results: CheckResult[], c: ChalkInstance, style: LineStyle): string[] {
+  const failed = results.filter((r) => r.status === 'failed' && !isWarning(r));
+  if (failed.length === 0) return [];
+  return [c.bold.red(`Failures (${failed.length})`), ...groupedLines(failed, c, style, false)];
 }
 
-function erroredBlock(results: CheckResult[], c: ChalkInstance): string[] {
+/** Failures of warning severity: they fail the run only under --fail-on warning, and the heading says which. */
+function warningBlock(
+  results: CheckResult[],
+  c: ChalkInstance,
+  style: LineStyle,
+  failOn: Severity,
+): string[] {
+  const warnings = results.filter(isWarning);
+  if (warnings.length === 0) return [];
+  const effect = failOn === 'warning' ? 'failing the run: --fail-on warning' : 'not failing the run';
+  return [
+    c.bold.yellow(`Warnings (${warnings.length}, ${effect})`),
+    ...groupedLines(warnings, c, style, true),
+  ];
+}
+
+function erroredBlock(results: CheckResult[], c: ChalkInstance, style: LineStyle): string[] {
   const errored = results.filter((r) => r.status === 'errored');
   if (errored.length === 0) return [];
-  return [c.bold.magenta(`Errored (${errored.length})`), ...errored.flatMap((r) => withReproduce(r, c))];
+  return [
+    c.bold.magenta(`Errored (${errored.length})`),
+    ...errored.flatMap((r) => [...resultLines(r, c, style), ...reproduceLines([r], c, style)]),
+  ];
 }
 
-function waivedBlock(results: CheckResult[], c: ChalkInstance): string[] {
+function waivedBlock(results: CheckResult[], c: ChalkInstance, style: LineStyle): string[] {
   const waived = results.filter((r) => r.status === 'waived');
   if (waived.length === 0) return [];
-  return [c.bold.cyan(`Waived (${waived.length})`), ...waived.map((r) => resultLine(r, c))];
+  return [c.bold.cyan(`Waived (${waived.length})`), ...waived.flatMap((r) => resultLines(r, c, style))];
 }
 
 /** Skips collapsed to counts per reason (most frequent first); `verbose` lists each one. */
-function skippedBlock(results: CheckResult[], c: ChalkInstance, verbose: boolean): string[] {
+function skippedBlock(results: CheckResult[], c: ChalkInstance, style: LineStyle): string[] {
   const skipped = results.filter((r) => r.status === 'skipped');
   if (skipped.length === 0) return [];
   const lines = [c.bold(`Skipped (${skipped.length})`)];
-  if (verbose) return [...lines, ...skipped.map((r) => `  ${resultLine(r, c)}`)];
+  if (style.verbose)
+    return [...lines, ...skipped.flatMap((r) => resultLines(r, c, style).map((l) => `  ${l}`))];
   const byReason = new Map<string, number>();
   for (const r of skipped) {
-    const why = truncate(visible(firstLine(r.message)), REASON_LIMIT) || 'no reason given';
+    const why = r.message?.trim() ? messageLines(r.message, r, style)[0] : 'no reason given';
     byReason.set(why, (byReason.get(why) ?? 0) + 1);
   }
   const sorted = [...byReason].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
@@ -157,13 +183,20 @@ function cleanupBlock(run: RunResult, c: ChalkInstance): string[] {
   ];
 }
 
-/** `42 passed, 3 failed, 5 skipped, 0 errored (812 requests in 1.8 s)`, plus waived/shard/interrupted. */
-export function summaryLine(run: RunResult, color: boolean): string {
+/**
+ * `42 passed, 1 failed, 2 warnings, 5 skipped, 0 errored (812 requests in 1.8 s)`, plus
+ * waived/shard/interrupted. "failed" counts what fails the run at error severity; warnings are
+ * counted apart, and said to fail the run under `--fail-on warning`.
+ */
+export function summaryLine(run: RunResult, color: boolean, failOn: Severity = 'error'): string {
   const c = painter(color);
   const s = run.summary;
+  const v = verdictOf(run, failOn);
+  const warnings = `${plural(v.warnings, 'warning')}${v.warningsFail && v.warnings > 0 ? ' (failing: --fail-on warning)' : ''}`;
   const parts = [
     c.green(`${s.passed} passed`),
-    s.failed > 0 ? c.red.bold(`${s.failed} failed`) : `${s.failed} failed`,
+    v.failed > 0 ? c.red.bold(`${v.failed} failed`) : `${v.failed} failed`,
+    v.warnings > 0 ? c.yellow.bold(warnings) : warnings,
     `${s.skipped} skipped`,
     s.errored > 0 ? c.magenta.bold(`${s.errored} errored`) : `${s.errored} errored`,
   ];
@@ -175,22 +208,31 @@ export function summaryLine(run: RunResult, color: boolean): string {
 }
 
 /**
- * The whole console report: failures, errors, (verbose: passes,) waivers, skips, cleanup, summary.
- * `quiet`: failures, errors and the summary line only.
+ * The whole console report: failures, warnings, errors, (verbose: passes,) waivers, skips,
+ * cleanup, summary. `quiet`: failures, warnings, errors and the summary line only.
  */
 export function renderConsole(run: RunResult, options: ReporterOptions): string {
   const c = painter(options.color);
-  const blocks: string[][] = [failureBlock(run.results, c), erroredBlock(run.results, c)];
+  const style = lineStyle(options);
+  const failOn = options.failOn ?? 'error';
+  const blocks: string[][] = [
+    failureBlock(run.results, c, style),
+    warningBlock(run.results, c, style, failOn),
+    erroredBlock(run.results, c, style),
+  ];
   if (!options.quiet) {
     if (options.verbose) {
       const passed = run.results.filter((r) => r.status === 'passed');
       if (passed.length > 0)
-        blocks.push([c.bold.green(`Passed (${passed.length})`), ...passed.map((r) => resultLine(r, c))]);
+        blocks.push([
+          c.bold.green(`Passed (${passed.length})`),
+          ...passed.flatMap((r) => resultLines(r, c, style)),
+        ]);
     }
-    blocks.push(waivedBlock(run.results, c), skippedBlock(run.results, c, options.verbose ?? false));
+    blocks.push(waivedBlock(run.results, c, style), skippedBlock(run.results, c, style));
     blocks.push(notProbedBlock(run, c), cleanupBlock(run, c));
   }
-  blocks.push([summaryLine(run, options.color)]);
+  blocks.push([summaryLine(run, options.color, failOn)]);
   return `${blocks
     .filter((b) => b.length > 0)
     .map((b) => b.join('\n'))

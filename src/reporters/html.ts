@@ -1,13 +1,14 @@
 // HTML report (report.html): one self-contained page — summary, rule × resource matrix, failures with evidence.
 import { createHash } from 'node:crypto';
 import { RULES } from '../core/rules.js';
-import type { CheckResult, RunResult } from '../core/types.js';
+import type { CheckResult, RunResult, Severity } from '../core/types.js';
 import { firstLine, humanDuration, plural, truncate, visible } from './format.js';
 import { STYLE, SCRIPT } from './html-assets.js';
 import { evidenceBlock } from './html-evidence.js';
 import { fragment, h, trusted, type Html } from './html-build.js';
 import { API_WIDE, buildMatrix, outcomeCounts, outcomeOf, type Matrix, type Outcome } from './matrix.js';
-import type { Reporter } from './types.js';
+import type { Reporter, ReporterOptions } from './types.js';
+import { verdictOf, type Verdict } from './verdict.js';
 
 const SYMBOL: Record<Outcome, string> = {
   failed: '✗',
@@ -18,7 +19,8 @@ const SYMBOL: Record<Outcome, string> = {
   skipped: '–',
 };
 
-const STATUSES = ['failed', 'errored', 'waived', 'passed', 'skipped'] as const;
+/** The status filter's choices: outcomes, so warnings can be shown apart from failures. */
+const STATUSES: readonly Outcome[] = ['failed', 'warning', 'errored', 'waived', 'passed', 'skipped'];
 
 /** Each rule's statement, shown when the pointer rests on its row in the matrix. */
 const STATEMENTS = new Map(RULES.map((r) => [r.id, r.statement]));
@@ -30,7 +32,8 @@ function resourceKey(resource: string | undefined): string {
 
 function filterAttrs(r: CheckResult): Record<string, string> {
   return {
-    'data-status': r.status,
+    // The outcome, not the status: the status filter tells warnings from failures.
+    'data-status': outcomeOf(r),
     'data-rules': r.rules.join(' '),
     'data-resource': resourceKey(r.resource),
   };
@@ -38,8 +41,7 @@ function filterAttrs(r: CheckResult): Record<string, string> {
 
 function badge(r: CheckResult): Html {
   const outcome = outcomeOf(r);
-  const word = outcome === 'warning' ? 'failed (warning)' : outcome;
-  return h('span', { class: `badge ${outcome}` }, `${SYMBOL[outcome]} ${word}`);
+  return h('span', { class: `badge ${outcome}` }, `${SYMBOL[outcome]} ${outcome}`);
 }
 
 /** Text from the service: controls shown as \xNN, line breaks kept. */
@@ -47,7 +49,15 @@ function shown(text: string): string {
   return visible(text, true);
 }
 
-function headerBlock(run: RunResult, failing: number): Html {
+/** `2 checks failed and 1 warning`, judged by --fail-on like the exit code. */
+function verdictText(v: Verdict): string {
+  const warnings = plural(v.warnings, 'warning');
+  const failing = v.warningsFail && v.warnings > 0 ? ' (failing: --fail-on warning)' : '';
+  if (v.failed === 0) return v.warnings > 0 ? `No check failed; ${warnings}${failing}` : 'No check failed';
+  return `${plural(v.failed, 'check')} failed${v.warnings > 0 ? ` and ${warnings}${failing}` : ''}`;
+}
+
+function headerBlock(run: RunResult, verdict: Verdict): Html {
   const meta = [
     `${run.tool.name} ${run.tool.version}`,
     `started ${run.startedAt}`,
@@ -62,11 +72,7 @@ function headerBlock(run: RunResult, failing: number): Html {
     h('h1', {}, 'Conformance report'),
     h('p', { class: 'target' }, h('code', {}, shown(run.target.baseUrl))),
     h('p', { class: 'meta' }, meta),
-    h(
-      'p',
-      { class: `verdict ${failing > 0 ? 'failed' : 'passed'}` },
-      failing > 0 ? `${plural(failing, 'check')} failed` : 'No check failed',
-    ),
+    h('p', { class: `verdict ${verdict.level}` }, verdictText(verdict)),
     run.interrupted && h('p', { class: 'notice' }, 'The run was interrupted: results are incomplete.'),
     leftovers.length > 0 &&
       h(
@@ -77,7 +83,7 @@ function headerBlock(run: RunResult, failing: number): Html {
   );
 }
 
-function summaryBlock(run: RunResult): Html {
+function summaryBlock(run: RunResult, verdict: Verdict): Html {
   const s = run.summary;
   const item = (cls: string, n: number, label: string) =>
     h('li', { class: `count ${cls}`, 'data-count': cls }, h('span', { class: 'n' }, n), label);
@@ -89,7 +95,8 @@ function summaryBlock(run: RunResult): Html {
       'ul',
       { class: 'counts' },
       item('passed', s.passed, 'passed'),
-      item('failed', s.failed, 'failed'),
+      item('failed', verdict.failed, 'failed'),
+      item('warning', verdict.warnings, 'warnings'),
       item('skipped', s.skipped, 'skipped'),
       item('errored', s.errored, 'errored'),
       item('waived', s.waived, 'waived'),
@@ -200,7 +207,7 @@ function problemsBlock(results: CheckResult[], ids: Map<CheckResult, string>): H
     h(
       'section',
       { id: 'failures', 'aria-labelledby': 'failures-h' },
-      h('h2', { id: 'failures-h' }, `Failures and errors (${failed.length})`),
+      h('h2', { id: 'failures-h' }, `Failures, warnings and errors (${failed.length})`),
       failed.length === 0 && h('p', { class: 'muted' }, 'None.'),
       failed.map((r) => problemArticle(r, ids.get(r)!)),
     ),
@@ -338,9 +345,9 @@ function anchors(results: CheckResult[]): Map<CheckResult, string> {
  * The page. A Content-Security-Policy allows only this page's own style and script (by hash)
  * and no network at all, so even a mistake in escaping could not load or run anything.
  */
-export function renderHtml(run: RunResult): string {
+export function renderHtml(run: RunResult, options: { failOn?: Severity } = {}): string {
   const ids = anchors(run.results);
-  const failing = run.results.filter((r) => r.status === 'failed').length;
+  const verdict = verdictOf(run, options.failOn);
   const csp = `default-src 'none'; style-src ${sha256(STYLE)}; script-src ${sha256(SCRIPT)}; img-src data:; base-uri 'none'; form-action 'none'`;
   const page = h(
     'html',
@@ -357,8 +364,8 @@ export function renderHtml(run: RunResult): string {
     h(
       'body',
       {},
-      headerBlock(run, failing),
-      summaryBlock(run),
+      headerBlock(run, verdict),
+      summaryBlock(run, verdict),
       filterBar(run.results),
       matrixBlock(run.results, ids),
       problemsBlock(run.results, ids),
@@ -375,5 +382,5 @@ export function renderHtml(run: RunResult): string {
 export const htmlReporter: Reporter = {
   name: 'html',
   fileName: 'report.html',
-  render: (result) => renderHtml(result),
+  render: (result, options: ReporterOptions) => renderHtml(result, options),
 };

@@ -112,6 +112,8 @@ function result(p: Problems, value: unknown, path: string): CheckResult | undefi
 /**
  * Parses the text of a conformance JSON report. Returns the run, or the problems (each with
  * its JSON path) that make it unusable: not JSON, not a conformance report, or malformed.
+ * The summary's counts are recounted from the results (only `requests` is read), so
+ * `summary.warnings` is too, and a report written before it existed reads the same.
  */
 export function readJsonReport(text: string): { run?: RunResult; problems: string[] } {
   let doc: unknown;

@@ -1,6 +1,7 @@
 // JSON report (conformance.json): CONTRACT.md's shape, contract keys first in contract order, then additions.
 import type { CheckResult, Evidence, RunResult } from '../core/types.js';
 import type { Reporter } from './types.js';
+import { isWarning } from './verdict.js';
 
 /** Evidence in report form: request, response, curl, then `error` and `notes` when present. */
 function evidenceJson(evidence: Evidence): Record<string, unknown> {
@@ -43,7 +44,12 @@ function resultJson(result: CheckResult): Record<string, unknown> {
   return out;
 }
 
-/** The report object, with a fixed key order (CONTRACT.md's keys first) so diffs stay readable. */
+/**
+ * The report object, with a fixed key order (CONTRACT.md's keys in contract order, additions
+ * among them) so diffs stay readable. `summary.failed` counts every failed result, as the
+ * contract says; `summary.warnings` says how many of them are of warning severity (they fail the
+ * run only under --fail-on warning).
+ */
 export function jsonReport(result: RunResult): Record<string, unknown> {
   const { summary } = result;
   const out: Record<string, unknown> = {
@@ -55,6 +61,7 @@ export function jsonReport(result: RunResult): Record<string, unknown> {
       total: summary.total,
       passed: summary.passed,
       failed: summary.failed,
+      warnings: result.results.filter(isWarning).length,
       skipped: summary.skipped,
       errored: summary.errored,
       waived: summary.waived,

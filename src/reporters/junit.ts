@@ -1,7 +1,8 @@
 // JUnit report (junit.xml): valid against the common JUnit XSDs (Jenkins' junit-4 and junit-10, Apache Ant's).
-import type { CheckResult, RunResult } from '../core/types.js';
+import type { CheckResult, RunResult, Severity } from '../core/types.js';
 import { failureText, firstLine, seconds, truncate } from './format.js';
 import type { Reporter } from './types.js';
+import { failsRun } from './verdict.js';
 import { el, serialiseXml, type XmlElement } from './xml.js';
 
 /*
@@ -13,7 +14,12 @@ import { el, serialiseXml, type XmlElement } from './xml.js';
  *   no <system-out> (so waiver notes go to the suite's <system-out>).
  * - Jenkins junit-10.xsd: <testsuites> may carry name, time, tests, failures, errors (not skipped).
  * - Jenkins junit-4.xsd (test/fixtures/junit/jenkins-junit-4.xsd, validated in the tests): <skipped>
- *   is text only, and <properties> holds at least one <property>.
+ *   is text only, and <properties> holds at least one <property>; a <testcase> holds skipped,
+ *   error, failure, system-out, system-err in that order.
+ * One exception to the Ant schema, on purpose: a warning below --fail-on is a passing testcase
+ * with its finding in the testcase's own <system-out>. Jenkins and GitLab show that output with
+ * the test; in the suite's <system-out> GitLab would not show it at all. As a <failure>, CI would
+ * mark the run failed (Jenkins: UNSTABLE) while the audit exits 0.
  */
 
 /** Longest `message` attribute; the element text carries the whole message. */
@@ -41,7 +47,7 @@ function oneLine(text: string | undefined, fallback: string): string {
   return truncate(firstLine(text) || fallback, MESSAGE_ATTR_LIMIT);
 }
 
-function testcase(result: CheckResult): XmlElement {
+function testcase(result: CheckResult, failOn: Severity): XmlElement {
   const attrs = {
     name: junitTestName(result),
     classname: junitClassname(result),
@@ -49,6 +55,9 @@ function testcase(result: CheckResult): XmlElement {
   };
   switch (result.status) {
     case 'failed':
+      // A warning below the threshold passes, as it does for the exit code; the finding stays readable.
+      if (!failsRun(result, failOn))
+        return el('testcase', attrs, el('system-out', {}, `warning: ${failureText(result)}\n`));
       return el(
         'testcase',
         attrs,
@@ -101,6 +110,7 @@ function suiteElement(
   id: number,
   run: RunResult,
   notes: string[],
+  failOn: Severity,
 ): XmlElement {
   const count = (status: CheckResult['status']) => results.filter((r) => r.status === status).length;
   const properties = el(
@@ -117,7 +127,7 @@ function suiteElement(
     {
       name,
       tests: results.length,
-      failures: count('failed'),
+      failures: results.filter((r) => failsRun(r, failOn)).length,
       errors: count('errored'),
       skipped: count('skipped'),
       time: seconds(results.reduce((sum, r) => sum + (r.durationMs > 0 ? r.durationMs : 0), 0)),
@@ -127,14 +137,17 @@ function suiteElement(
       id,
     },
     properties,
-    ...results.map(testcase),
+    ...results.map((r) => testcase(r, failOn)),
     el('system-out', {}, waived.length > 0 ? `${waived.join('\n')}\n` : ''),
     el('system-err', {}, notes.length > 0 ? `${notes.join('\n')}\n` : ''),
   );
 }
 
-/** The document as a tree (exported for tests and for reporters that embed it). */
-export function junitTree(run: RunResult): XmlElement {
+/**
+ * The document as a tree (exported for tests and for reporters that embed it). Failed warnings
+ * below `failOn` (default 'error') are passing testcases, as they pass for the exit code.
+ */
+export function junitTree(run: RunResult, failOn: Severity = 'error'): XmlElement {
   const suites = new Map<string, CheckResult[]>();
   for (const result of run.results) {
     const name = result.suite || 'conformance';
@@ -144,14 +157,14 @@ export function junitTree(run: RunResult): XmlElement {
   }
   const notes = runNotes(run);
   const children = [...suites].map(([name, results], i) =>
-    suiteElement(name, results, i, run, i === 0 ? notes : []),
+    suiteElement(name, results, i, run, i === 0 ? notes : [], failOn),
   );
   return el(
     'testsuites',
     {
       name: 'conformance',
       tests: run.results.length,
-      failures: run.results.filter((r) => r.status === 'failed').length,
+      failures: run.results.filter((r) => failsRun(r, failOn)).length,
       errors: run.results.filter((r) => r.status === 'errored').length,
       time: seconds(run.durationMs),
     },
@@ -163,5 +176,5 @@ export function junitTree(run: RunResult): XmlElement {
 export const junitReporter: Reporter = {
   name: 'junit',
   fileName: 'junit.xml',
-  render: (result) => serialiseXml(junitTree(result)),
+  render: (result, options) => serialiseXml(junitTree(result, options.failOn)),
 };

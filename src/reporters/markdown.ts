@@ -1,8 +1,9 @@
 // Markdown summary (summary.md) for a CI job summary: totals, the rule × resource table, first failures with curl.
-import type { CheckResult, RunResult } from '../core/types.js';
+import type { CheckResult, RunResult, Severity } from '../core/types.js';
 import { firstLine, humanDuration, plural, truncate, visible } from './format.js';
 import { buildMatrix, outcomeCounts, outcomeOf, type Outcome } from './matrix.js';
-import type { Reporter } from './types.js';
+import type { Reporter, ReporterOptions } from './types.js';
+import { verdictOf } from './verdict.js';
 
 /** Failures shown in full (message and curl line); the rest are counted. */
 export const MARKDOWN_FAILURE_LIMIT = 10;
@@ -39,20 +40,34 @@ function where(r: CheckResult): string {
   return r.resource !== undefined ? mdText(r.resource) : 'API-wide';
 }
 
-function headline(run: RunResult): string {
-  const s = run.summary;
+/**
+ * ❌ when the run fails under --fail-on (as the exit code does), 💥 when checks broke, ⚠️ when
+ * only warnings (which do not fail it) were found, ✅ otherwise.
+ */
+function headline(run: RunResult, failOn: Severity): string {
+  const v = verdictOf(run, failOn);
   const target = mdText(run.target.baseUrl);
-  if (s.failed > 0) return `## ❌ Conformance: ${plural(s.failed, 'check')} failed on ${target}`;
-  if (s.errored > 0) return `## 💥 Conformance: ${plural(s.errored, 'check')} errored on ${target}`;
+  const warnings = plural(v.warnings, 'warning');
+  if (v.level === 'failed') {
+    if (v.failed === 0) return `## ❌ Conformance: ${warnings} on ${target} (failing: --fail-on warning)`;
+    const also =
+      v.warnings > 0 ? ` and ${warnings}${v.warningsFail ? ' (failing: --fail-on warning)' : ''}` : '';
+    return `## ❌ Conformance: ${plural(v.failed, 'check')} failed${also} on ${target}`;
+  }
+  const also = v.warnings > 0 ? `, ${warnings}` : '';
+  if (run.summary.errored > 0)
+    return `## 💥 Conformance: ${plural(run.summary.errored, 'check')} errored${also} on ${target}`;
+  if (v.level === 'warning') return `## ⚠️ Conformance: no check failed, ${warnings} on ${target}`;
   return `## ✅ Conformance: no check failed on ${target}`;
 }
 
 function totals(run: RunResult): string[] {
   const s = run.summary;
+  const v = verdictOf(run);
   const lines = [
-    '| Passed | Failed | Skipped | Errored | Waived | Total | Requests | Duration |',
-    '|---:|---:|---:|---:|---:|---:|---:|---:|',
-    `| ${s.passed} | ${s.failed} | ${s.skipped} | ${s.errored} | ${s.waived} | ${s.total} | ${s.requests} | ${humanDuration(run.durationMs)} |`,
+    '| Passed | Failed | Warnings | Skipped | Errored | Waived | Total | Requests | Duration |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    `| ${s.passed} | ${v.failed} | ${v.warnings} | ${s.skipped} | ${s.errored} | ${s.waived} | ${s.total} | ${s.requests} | ${humanDuration(run.durationMs)} |`,
   ];
   const notes: string[] = [];
   if (run.shard) notes.push(`Shard ${run.shard.index} of ${run.shard.total}.`);
@@ -91,6 +106,8 @@ function matrixTable(results: CheckResult[]): string[] {
     ),
     '',
     `${(Object.keys(ICON) as Outcome[]).map((o) => `${ICON[o]} ${o}`).join(' · ')} · blank: not checked`,
+    '',
+    'A number after an icon counts checks: `✅2 ⚠️1` = on that resource, two checks of the rule passed and one found a warning.',
   ];
 }
 
@@ -112,6 +129,17 @@ function failureEntry(r: CheckResult): string[] {
   return lines;
 }
 
+/** `1 failure, 2 warnings and 1 errored check`: what a failures section holds. */
+function problemCounts(problems: CheckResult[]): string {
+  const count = (o: Outcome) => problems.filter((r) => outcomeOf(r) === o).length;
+  const parts = [
+    count('failed') > 0 && plural(count('failed'), 'failure'),
+    count('warning') > 0 && plural(count('warning'), 'warning'),
+    count('errored') > 0 && `${count('errored')} errored ${count('errored') === 1 ? 'check' : 'checks'}`,
+  ].filter((p): p is string => typeof p === 'string');
+  return parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}` : parts[0];
+}
+
 function failuresBlock(results: CheckResult[]): string[] {
   // Errors before warnings before errored checks: what most likely needs a fix comes first.
   const rank: Partial<Record<Outcome, number>> = { failed: 0, warning: 1, errored: 2 };
@@ -124,8 +152,8 @@ function failuresBlock(results: CheckResult[]): string[] {
   const shown = problems.slice(0, MARKDOWN_FAILURE_LIMIT);
   const title =
     shown.length < problems.length
-      ? `### Failures (first ${shown.length} of ${problems.length})`
-      : `### Failures (${problems.length})`;
+      ? `### ${problemCounts(problems)} (first ${shown.length} shown)`
+      : `### ${problemCounts(problems)}`;
   const lines = [title];
   for (const r of shown) lines.push('', ...failureEntry(r));
   if (shown.length < problems.length) {
@@ -147,10 +175,10 @@ function waivedBlock(results: CheckResult[]): string[] {
   ];
 }
 
-/** The summary as Markdown (GitHub-flavoured: tables, fenced code). */
-export function renderMarkdown(run: RunResult): string {
+/** The summary as Markdown (GitHub-flavoured: tables, fenced code); the headline judges by `failOn`. */
+export function renderMarkdown(run: RunResult, options: Pick<ReporterOptions, 'failOn'> = {}): string {
   const blocks = [
-    [headline(run), '', ...totals(run)],
+    [headline(run, options.failOn ?? 'error'), '', ...totals(run)],
     matrixTable(run.results),
     failuresBlock(run.results),
     waivedBlock(run.results),
@@ -163,5 +191,5 @@ export const markdownReporter: Reporter = {
   name: 'markdown',
   fileName: 'summary.md',
   stepSummary: true,
-  render: (result) => renderMarkdown(result),
+  render: (result, options) => renderMarkdown(result, options),
 };

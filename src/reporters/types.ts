@@ -1,5 +1,5 @@
 // The reporter interface: a pure function of a RunResult that returns the text of one report.
-import type { RunResult } from '../core/types.js';
+import type { RunResult, Severity } from '../core/types.js';
 import type { ExchangeLog } from './har.js';
 
 /** How a report is rendered. Files ignore `color`; `quiet`/`verbose` shape the console. */
@@ -8,8 +8,18 @@ export interface ReporterOptions {
   color: boolean;
   /** Console: only failures, errors and the summary line. */
   quiet?: boolean;
-  /** Console: list every skipped (and passed) result instead of counts. */
+  /** Console: list every passed and skipped result, and print messages in full. */
   verbose?: boolean;
+  /**
+   * The `--fail-on` threshold (default 'error'): a failed warning below it is reported as a
+   * warning that does not fail the run, as the exit code treats it.
+   */
+  failOn?: Severity;
+  /**
+   * Where this run's report files go, by reporter name (e.g. `{ json: 'reports/conformance.json' }`),
+   * so the console can say where a message it cut is in full. Absent: not known.
+   */
+  reportFiles?: Record<string, string>;
   /** HAR: the exchanges the CLI recorded during the run (absent: an empty log). */
   exchanges?: ExchangeLog;
 }

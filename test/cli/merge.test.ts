@@ -90,8 +90,11 @@ describe('conformance merge', () => {
     const r = await cli(['merge', ...files, '--out', out, '--no-color']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain('Failures (3)');
-    expect(r.stdout).toContain('2 passed, 3 failed, 3 skipped, 1 errored, 1 waived (1624 requests in 1.8 s)');
+    expect(r.stdout).toContain('Failures (2)');
+    expect(r.stdout).toContain('Warnings (1, not failing the run)');
+    expect(r.stdout).toContain(
+      '2 passed, 2 failed, 1 warning, 3 skipped, 1 errored, 1 waived (1624 requests in 1.8 s)',
+    );
     for (const name of ['conformance.json', 'junit.xml', 'report.html', 'summary.md']) {
       expect(r.stdout).toContain(join(out, name));
     }
@@ -119,7 +122,7 @@ describe('conformance merge', () => {
     expect(r.code).toBe(1);
     const md = await readFile(join(out, 'summary.md'), 'utf8');
     expect(await readFile(summaryFile, 'utf8')).toBe(`# Earlier step\n${md}`);
-    expect(md.startsWith('## ❌ Conformance: 3 checks failed')).toBe(true);
+    expect(md.startsWith('## ❌ Conformance: 2 checks failed and 1 warning')).toBe(true);
   });
 
   it.each([

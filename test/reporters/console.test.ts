@@ -1,12 +1,18 @@
-// Console reporter: order of blocks, one-line reasons with curl, quiet/verbose, no ANSI without colour.
+// Console reporter: order of blocks, failures apart from warnings, cut messages with a pointer, grouping, quiet/verbose.
 import { describe, expect, it } from '@jest/globals';
+import type { CheckResult } from '../../src/core/types.js';
 import { consoleReporter, formatResultLine, progressLine, summaryLine } from '../../src/reporters/console.js';
+import type { ReporterOptions } from '../../src/reporters/types.js';
 import { FAILED_CURL, fixtureRun, results } from './fixture.js';
 
 const run = fixtureRun();
 const plain = consoleReporter.render(run, { color: false });
 const lines = plain.trimEnd().split('\n');
-const SUMMARY = '2 passed, 3 failed, 3 skipped, 1 errored, 1 waived (812 requests in 1.8 s)';
+const SUMMARY = '2 passed, 2 failed, 1 warning, 3 skipped, 1 errored, 1 waived (812 requests in 1.8 s)';
+const FILES = { json: 'reports/conformance.json', junit: 'reports/junit.xml' };
+
+const render = (rs: CheckResult[], options: Partial<ReporterOptions> = {}) =>
+  consoleReporter.render(fixtureRun({ results: rs }), { color: false, ...options });
 
 describe('console reporter', () => {
   it('writes no file and ends with the summary line', () => {
@@ -23,28 +29,124 @@ describe('console reporter', () => {
     expect(consoleReporter.render(run, { color: true })).toContain('\u001b[');
   });
 
-  it('lists failures first, errors before warnings, each with a Reproduce line', () => {
-    expect(lines[0]).toBe('Failures (3)');
+  it('lists failures first, then warnings under their own heading, each with a Reproduce line', () => {
+    expect(lines[0]).toBe('Failures (2)');
     const auth = lines.indexOf(
-      '✗ AUTH-MISSING,GEN-STATELESS auth-missing-token widgets: DELETE /v1/widgets/17?a=1&b=2 answered "204" <expected 401> \\x1b[2J',
+      '✗ AUTH-MISSING,GEN-STATELESS auth-missing-token widgets: DELETE /v1/widgets/17?a=1&b=2 answered "204" <expected 401> \\x1b[2J… [22 more characters; full message in the JSON report]',
     );
     expect(auth).toBe(1);
     expect(lines[auth + 1]).toBe(`  Reproduce: ${FAILED_CURL}`);
     const del = lines.indexOf(
       '✗ MTH-DELETE delete-removes widgets: GET after DELETE answered 200, expected 404',
     );
+    const heading = lines.indexOf('Warnings (1, not failing the run)');
     const warn = lines.indexOf(
-      '⚠ MTH-CREATE create-location widgets: warning: POST /v1/widgets answered 201 without a Location header',
+      '⚠ MTH-CREATE create-location widgets: POST /v1/widgets answered 201 without a Location header',
     );
     expect(del).toBeGreaterThan(auth);
-    expect(warn).toBeGreaterThan(del);
+    expect(heading).toBeGreaterThan(del);
+    expect(warn).toBe(heading + 1);
     expect(lines[warn + 1]).toMatch(/^ {2}Reproduce: curl -X POST /);
     expect(warn).toBeLessThan(lines.indexOf(SUMMARY));
   });
 
+  it('says how many more exchanges a failure has and which reports hold them', () => {
+    expect(lines[3]).toBe('  + 1 more exchange in the JSON and HTML reports');
+    const inFiles = (files: Record<string, string>) =>
+      render([results[1]], { reportFiles: files }).split('\n')[3];
+    expect(inFiles({ json: 'out/conformance.json', html: 'out/report.html' })).toBe(
+      '  + 1 more exchange in out/conformance.json and out/report.html',
+    );
+    expect(inFiles({ junit: 'out/junit.xml' })).toBe('  + 1 more exchange in out/junit.xml');
+    expect(inFiles({})).toBe(
+      '  + 1 more exchange in the JSON and HTML reports (--reporter json,html writes them)',
+    );
+  });
+
+  it('cuts long or multi-line messages and says where the full text is; --verbose prints it whole', () => {
+    const long = { ...results[3], message: `${'y'.repeat(400)}END` };
+    const cut = `✗ MTH-DELETE delete-removes widgets: ${'y'.repeat(300)}… [103 more characters; full message in reports/conformance.json]`;
+    expect(render([long], { reportFiles: FILES })).toContain(`${cut}\n`);
+    expect(render([long], { reportFiles: { junit: 'reports/junit.xml' } })).toContain(
+      '… [103 more characters; full message in reports/junit.xml]',
+    );
+    expect(render([long], { reportFiles: {} })).toContain(
+      '… [103 more characters; --verbose prints it whole]',
+    );
+    const verbose = render([long], { verbose: true, reportFiles: FILES });
+    expect(verbose).toContain(`✗ MTH-DELETE delete-removes widgets: ${'y'.repeat(400)}END\n`);
+    expect(verbose).not.toContain('more characters');
+    // Later lines of a message are printed too, indented under the result.
+    expect(render([results[1]], { verbose: true })).toContain(
+      '<expected 401> \\x1b[2J\n    second line of detail\n  Reproduce:',
+    );
+    // An errored check's stack trace is cut from the first line and printed whole with --verbose.
+    expect(plain).toContain(
+      '! MTH-READ list-reads gadgets: errored: TypeError: cannot read properties of undefined… [47 more characters; full message in the JSON report]',
+    );
+    expect(consoleReporter.render(run, { color: false, verbose: true })).toContain(
+      'errored: TypeError: cannot read properties of undefined\n        at run (suites/methods/list-reads.ts:12:3)\n',
+    );
+  });
+
+  it('groups failures of one check on several resources into one block with one Reproduce line', () => {
+    const base = results[1];
+    const on = (resource: string | undefined, message: string): CheckResult => ({
+      ...base,
+      resource,
+      message,
+    });
+    const different = render(
+      [
+        on('widgets', '160 of 288 responses broke the rule: GET /v1/widgets/x answered text/html'),
+        on('orders', '12 of 40 responses broke the rule: GET /v1/orders/x answered text/html'),
+        on(undefined, '3 of 9 responses broke the rule: GET /v9 answered text/html'),
+      ],
+      { reportFiles: FILES },
+    );
+    expect(different).toContain(
+      [
+        'Failures (3)',
+        '✗ AUTH-MISSING,GEN-STATELESS auth-missing-token on widgets, orders, API-wide:',
+        '    widgets: 160 of 288 responses broke the rule: GET /v1/widgets/x answered text/html',
+        '    orders: 12 of 40 responses broke the rule: GET /v1/orders/x answered text/html',
+        '    API-wide: 3 of 9 responses broke the rule: GET /v9 answered text/html',
+        `  Reproduce: ${FAILED_CURL}`,
+        '  + 5 more exchanges in reports/conformance.json',
+        '',
+      ].join('\n'),
+    );
+    const same = render([on('widgets', 'text/html error pages'), on('orders', 'text/html error pages')]);
+    expect(same).toContain(
+      'Failures (2)\n✗ AUTH-MISSING,GEN-STATELESS auth-missing-token on widgets, orders: text/html error pages\n  Reproduce:',
+    );
+    // A warning of the same check stays under Warnings.
+    const mixed = render([on('widgets', 'a'), { ...on('orders', 'b'), severity: 'warning' }]);
+    expect(mixed).toContain('Failures (1)\n✗ AUTH-MISSING,GEN-STATELESS auth-missing-token widgets: a\n');
+    expect(mixed).toContain(
+      'Warnings (1, not failing the run)\n⚠ AUTH-MISSING,GEN-STATELESS auth-missing-token orders: b\n',
+    );
+  });
+
+  it('counts warnings apart, and says when --fail-on warning makes them fail the run', () => {
+    const strict = consoleReporter.render(run, { color: false, failOn: 'warning' });
+    expect(strict).toContain('\nWarnings (1, failing the run: --fail-on warning)\n⚠ MTH-CREATE');
+    expect(strict.trimEnd().split('\n').at(-1)).toBe(
+      '2 passed, 2 failed, 1 warning (failing: --fail-on warning), 3 skipped, 1 errored, 1 waived (812 requests in 1.8 s)',
+    );
+    const warningsOnly = render([results[0], results[2], { ...results[2], resource: 'gadgets' }]);
+    expect(warningsOnly).not.toContain('Failures');
+    expect(warningsOnly).toContain(
+      'Warnings (2, not failing the run)\n⚠ MTH-CREATE create-location on widgets, gadgets: POST /v1/widgets answered 201 without a Location header\n',
+    );
+    expect(summaryLine(fixtureRun({ results: [results[0], results[2], results[2]] }), false)).toMatch(
+      /^2 passed, 0 failed, 2 warnings, /,
+    );
+  });
+
   it('shows errored and waived results, and collapses skips by reason', () => {
     expect(plain).toContain(
-      'Errored (1)\n! MTH-READ list-reads gadgets: errored: TypeError: cannot read properties of undefined\n',
+      'Errored (1)\n! MTH-READ list-reads gadgets: errored: TypeError: cannot read properties of undefined… [47 more characters; full message in the JSON report]\n',
     );
     expect(plain).toContain(
       'Waived (1)\n~ RATE-LIMIT rate-limit: waived: gateway enforces limits & quotas (until 2027-01-31)\n',
@@ -61,9 +163,10 @@ describe('console reporter', () => {
     );
   });
 
-  it('quiet: failures, errors and the summary only', () => {
+  it('quiet: failures, warnings, errors and the summary only', () => {
     const quiet = consoleReporter.render(run, { color: false, quiet: true });
     expect(quiet).toContain('auth-missing-token');
+    expect(quiet).toContain('create-location');
     expect(quiet).toContain('list-reads');
     for (const hidden of ['json-responses', 'no-verbs', 'Skipped', 'Waived', 'Cleanup']) {
       expect(quiet).not.toContain(hidden);
@@ -77,7 +180,7 @@ describe('console reporter', () => {
     expect(verbose).toContain(
       '  - AUTH-FORBIDDEN forbidden-writes gadgets: skipped: no limited token configured',
     );
-    expect(verbose.indexOf('Failures (3)')).toBeLessThan(verbose.indexOf('Passed (2)'));
+    expect(verbose.indexOf('Failures (2)')).toBeLessThan(verbose.indexOf('Passed (2)'));
   });
 
   it('flags an interrupted run and a shard in the summary line', () => {
@@ -85,9 +188,12 @@ describe('console reporter', () => {
     expect(line).toBe(`${SUMMARY}, shard 1/4 — interrupted: results are incomplete`);
     const small = fixtureRun({
       durationMs: 640,
+      results: [results[0]],
       summary: { total: 1, passed: 1, failed: 0, skipped: 0, errored: 0, waived: 0, requests: 1 },
     });
-    expect(summaryLine(small, false)).toBe('1 passed, 0 failed, 0 skipped, 0 errored (1 request in 640 ms)');
+    expect(summaryLine(small, false)).toBe(
+      '1 passed, 0 failed, 0 warnings, 0 skipped, 0 errored (1 request in 640 ms)',
+    );
   });
 });
 
@@ -95,13 +201,13 @@ describe('formatResultLine', () => {
   it('writes one plain line per status', () => {
     expect(results.map((r) => formatResultLine(r, false))).toEqual([
       '✓ GEN-JSON json-responses widgets',
-      '✗ AUTH-MISSING,GEN-STATELESS auth-missing-token widgets: DELETE /v1/widgets/17?a=1&b=2 answered "204" <expected 401> \\x1b[2J',
+      '✗ AUTH-MISSING,GEN-STATELESS auth-missing-token widgets: DELETE /v1/widgets/17?a=1&b=2 answered "204" <expected 401> \\x1b[2J… [22 more characters; full message in the JSON report]',
       '⚠ MTH-CREATE create-location widgets: warning: POST /v1/widgets answered 201 without a Location header',
       '✗ MTH-DELETE delete-removes widgets: GET after DELETE answered 200, expected 404',
       '- AUTH-FORBIDDEN forbidden-writes widgets: skipped: no limited token configured',
       '- AUTH-FORBIDDEN forbidden-writes gadgets: skipped: no limited token configured',
       '- MTH-CHANGE replace-changes gadgets: skipped: operation replace not declared',
-      '! MTH-READ list-reads gadgets: errored: TypeError: cannot read properties of undefined',
+      '! MTH-READ list-reads gadgets: errored: TypeError: cannot read properties of undefined… [47 more characters; full message in the JSON report]',
       '~ RATE-LIMIT rate-limit: waived: gateway enforces limits & quotas (until 2027-01-31)',
       '✓ RES-NOUN no-verbs',
     ]);

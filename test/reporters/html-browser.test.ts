@@ -80,10 +80,11 @@ describe(`report.html in Chromium${note}`, () => {
       const { page, seen, close } = await open(true);
       try {
         await expect(page.locator('h1').textContent()).resolves.toBe('Conformance report');
-        await expect(page.locator('.verdict').textContent()).resolves.toBe('4 checks failed');
+        await expect(page.locator('.verdict').textContent()).resolves.toBe('3 checks failed and 1 warning');
         const count = (name: string) => page.locator(`#summary [data-count="${name}"] .n`).textContent();
         await expect(count('passed')).resolves.toBe('2');
-        await expect(count('failed')).resolves.toBe('4');
+        await expect(count('failed')).resolves.toBe('3');
+        await expect(count('warning')).resolves.toBe('1');
         await expect(count('skipped')).resolves.toBe('3');
         await expect(count('errored')).resolves.toBe('1');
         await expect(count('waived')).resolves.toBe('1');
@@ -162,9 +163,16 @@ describe(`report.html in Chromium${note}`, () => {
         await expect(page.locator('#filters').isVisible()).resolves.toBe(true);
         await expect(page.locator('#f-count').textContent()).resolves.toBe('11 of 11 results shown');
 
+        await page.selectOption('#f-status', 'warning');
+        await expect(visibleRows(page).allInnerTexts()).resolves.toEqual([
+          expect.stringContaining('⚠ warning\tcreate-location'),
+        ]);
         await page.selectOption('#f-status', 'failed');
-        await expect(visibleRows(page).count()).resolves.toBe(4);
-        await expect(page.locator('#f-count').textContent()).resolves.toBe('4 of 11 results shown');
+        await expect(visibleRows(page).count()).resolves.toBe(3);
+        await expect(page.locator('#f-count').textContent()).resolves.toBe('3 of 11 results shown');
+        await expect(
+          page.locator('#failures article', { hasText: 'create-location' }).isVisible(),
+        ).resolves.toBe(false);
         await expect(page.locator('#failures article', { hasText: 'list-reads' }).isVisible()).resolves.toBe(
           false,
         );

@@ -3,7 +3,7 @@ import { describe, expect, it } from '@jest/globals';
 import { createHash } from 'node:crypto';
 import { htmlReporter, renderHtml } from '../../src/reporters/html.js';
 import { escapeHtml, fragment, h } from '../../src/reporters/html-build.js';
-import { FAILED_CURL, fixtureRun } from './fixture.js';
+import { FAILED_CURL, fixtureRun, results } from './fixture.js';
 import { hostileRun, PAYLOADS } from './hostile.js';
 
 const html = renderHtml(fixtureRun());
@@ -79,7 +79,8 @@ describe('html reporter', () => {
 
   it('carries what a reader needs without a browser: counts, matrix, message, exchanges, curl', () => {
     expect(html).toContain(
-      '<li class="count failed" data-count="failed"><span class="n">3</span>failed</li>',
+      '<li class="count failed" data-count="failed"><span class="n">2</span>failed</li>' +
+        '<li class="count warning" data-count="warning"><span class="n">1</span>warnings</li>',
     );
     expect(html).toContain('<td class="cell failed" data-col="r:widgets"');
     expect(html).toContain(escapeHtml(FAILED_CURL));
@@ -89,6 +90,25 @@ describe('html reporter', () => {
     expect(html).toContain('Cleanup leftovers (1)');
     // Bodies are cut, like in the other reports.
     expect(html).not.toContain('TAIL-MARKER');
+  });
+
+  it('tells warnings from failures: verdict by --fail-on, badge, and a status filter of their own', () => {
+    expect(html).toContain('<p class="verdict failed">2 checks failed and 1 warning</p>');
+    expect(renderHtml(fixtureRun(), { failOn: 'warning' })).toContain(
+      '<p class="verdict failed">2 checks failed and 1 warning (failing: --fail-on warning)</p>',
+    );
+    const warningsOnly = fixtureRun({
+      results: results.filter((r) => r.status !== 'failed' || r.severity === 'warning'),
+    });
+    expect(renderHtml(warningsOnly)).toContain('<p class="verdict warning">No check failed; 1 warning</p>');
+    expect(renderHtml(warningsOnly, { failOn: 'warning' })).toContain(
+      '<p class="verdict failed">No check failed; 1 warning (failing: --fail-on warning)</p>',
+    );
+    expect(html).toContain('<span class="badge warning">⚠ warning</span>');
+    expect(html).not.toContain('failed (warning)');
+    expect(html).toContain('<option value="warning">warning</option>');
+    expect(html).toContain('data-status="warning"');
+    expect(html).toContain('Failures, warnings and errors (4)');
   });
 
   it('lists declared paths that were not probed', () => {

@@ -20,6 +20,14 @@ describe('readJsonReport', () => {
     }
   });
 
+  it('reads a report written before summary.warnings existed, and counts the warnings again', () => {
+    const doc = JSON.parse(render());
+    delete doc.summary.warnings;
+    const { run, problems } = readJsonReport(JSON.stringify(doc));
+    expect(problems).toEqual([]);
+    expect(JSON.parse(render(run!)).summary).toMatchObject({ failed: 3, warnings: 1 });
+  });
+
   it('says when the text is not JSON or not a conformance report', () => {
     expect(readJsonReport('{ nope').problems[0]).toMatch(/^not JSON \(/);
     expect(readJsonReport('{"name":"conformance","version":"0.1.0"}').problems).toEqual([

@@ -36,15 +36,18 @@ describe('json reporter', () => {
       'total',
       'passed',
       'failed',
+      'warnings',
       'skipped',
       'errored',
       'waived',
       'requests',
     ]);
+    // `failed` counts every failed result, as the contract says; `warnings` how many of them are warnings.
     expect(report.summary).toEqual({
       total: 10,
       passed: 2,
       failed: 3,
+      warnings: 1,
       skipped: 3,
       errored: 1,
       waived: 1,

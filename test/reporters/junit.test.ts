@@ -13,9 +13,12 @@ const xml = junitReporter.render(fixtureRun(), { color: false });
 const root = parseXml(xml);
 const suites = childElements(root, 'testsuite');
 const cases = suites.flatMap((s) => childElements(s, 'testcase'));
+// --fail-on warning: the warning fails the run, so it is a <failure> like the others.
+const strictXml = junitReporter.render(fixtureRun(), { color: false, failOn: 'warning' });
+const strictRoot = parseXml(strictXml);
 
-function testcase(name: string, classname: string): ParsedElement {
-  const found = cases.filter((c) => c.attrs.name === name && c.attrs.classname === classname);
+function testcase(name: string, classname: string, within = cases): ParsedElement {
+  const found = within.filter((c) => c.attrs.name === name && c.attrs.classname === classname);
   expect(found).toHaveLength(1);
   return found[0];
 }
@@ -44,13 +47,15 @@ describe('junit reporter', () => {
 
   it('writes the root and per-suite counts', () => {
     expect(root.name).toBe('testsuites');
+    // The warning passes (it does not fail the run under --fail-on error): 2 failures, not 3.
     expect(root.attrs).toEqual({
       name: 'conformance',
       tests: '10',
-      failures: '3',
+      failures: '2',
       errors: '1',
       time: '1.834',
     });
+    expect(strictRoot.attrs.failures).toBe('3');
     const byName = Object.fromEntries(suites.map((s) => [s.attrs.name, s.attrs]));
     expect(Object.keys(byName)).toEqual(['general', 'auth', 'methods', 'limits', 'resources']);
     expect(byName.auth).toMatchObject({
@@ -63,7 +68,7 @@ describe('junit reporter', () => {
     });
     expect(byName.methods).toMatchObject({
       tests: '4',
-      failures: '2',
+      failures: '1',
       errors: '1',
       skipped: '1',
       time: '0.040',
@@ -108,12 +113,29 @@ describe('junit reporter', () => {
     expect(text).toContain(`${'x'.repeat(2000)}… [${LONG_BODY.length - 2000} more characters]`);
   });
 
-  it('marks failed warnings as type="warning" and failures without evidence by their message', () => {
-    const warning = childElements(testcase('create-location [MTH-CREATE]', 'methods.widgets'))[0];
+  it('lets a warning below --fail-on pass, with the finding and its evidence in the testcase <system-out>', () => {
+    const warning = testcase('create-location [MTH-CREATE]', 'methods.widgets');
+    const children = childElements(warning);
+    expect(children.map((c) => c.name)).toEqual(['system-out']);
+    const out = textOf(children[0]);
+    expect(
+      out.startsWith('warning: POST /v1/widgets answered 201 without a Location header\n\nRequest: POST '),
+    ).toBe(true);
+    expect(out).toContain(`Reproduce: curl -X POST 'https://api.example.com/v1/widgets'`);
+  });
+
+  it('marks failed warnings at --fail-on warning as type="warning", and failures without evidence by their message', () => {
+    const strictCases = childElements(strictRoot, 'testsuite').flatMap((s) => childElements(s, 'testcase'));
+    const warning = childElements(
+      testcase('create-location [MTH-CREATE]', 'methods.widgets', strictCases),
+    )[0];
+    expect(warning.name).toBe('failure');
     expect(warning.attrs).toEqual({
       message: 'POST /v1/widgets answered 201 without a Location header',
       type: 'warning',
     });
+    const methods = childElements(strictRoot, 'testsuite').find((s) => s.attrs.name === 'methods')!;
+    expect(methods.attrs.failures).toBe('2');
     const bare = childElements(testcase('delete-removes [MTH-DELETE]', 'methods.widgets'))[0];
     expect(textOf(bare)).toBe('GET after DELETE answered 200, expected 404');
   });
@@ -185,13 +207,24 @@ describe(`junit.xml against the JUnit XSD with xmllint${skipNote}`, () => {
     const dir = mkdtempSync(join(tmpdir(), 'junit-'));
     try {
       const file = join(dir, 'junit.xml');
+      const strictFile = join(dir, 'junit-strict.xml');
       writeFileSync(file, xml);
-      const schema = run(
-        ['--noout', '--schema', packagePath('test', 'fixtures', 'junit', 'jenkins-junit-4.xsd')],
+      writeFileSync(strictFile, strictXml);
+      const xsd = packagePath('test', 'fixtures', 'junit', 'jenkins-junit-4.xsd');
+      // Both ways of writing a warning: a passing testcase with <system-out>, and a <failure>.
+      for (const f of [file, strictFile]) {
+        const schema = run(['--noout', '--schema', xsd], f);
+        expect(schema.stderr.trim()).toBe(`${f} validates`);
+        expect(schema.status).toBe(0);
+      }
+      const warning = run(
+        [
+          '--xpath',
+          'string(//testcase[@classname="methods.widgets"][starts-with(@name, "create-location")]/system-out)',
+        ],
         file,
       );
-      expect(schema.stderr.trim()).toBe(`${file} validates`);
-      expect(schema.status).toBe(0);
+      expect(warning.stdout).toMatch(/^warning: POST \/v1\/widgets answered 201 without a Location header\n/);
       const message = run(
         ['--xpath', 'string(//testcase[@classname="auth.widgets"]/failure/@message)'],
         file,

@@ -1,6 +1,7 @@
 // Markdown summary: headline, totals, the rule × resource table, the first failures with curl, waivers.
 import { describe, expect, it } from '@jest/globals';
 import type { CheckResult } from '../../src/core/types.js';
+import { summarise } from '../../src/engine/summary.js';
 import { markdownReporter, mdCode, mdText, MARKDOWN_FAILURE_LIMIT } from '../../src/reporters/markdown.js';
 import { FAILED_CURL, fixtureRun, results } from './fixture.js';
 import { hostileRun } from './hostile.js';
@@ -15,12 +16,12 @@ describe('markdown reporter', () => {
     expect(md.endsWith('\n')).toBe(true);
   });
 
-  it('starts with the verdict and the totals', () => {
-    expect(lines[0]).toBe('## ❌ Conformance: 3 checks failed on https://api.example.com/v1');
+  it('starts with the verdict and the totals, warnings counted apart from failures', () => {
+    expect(lines[0]).toBe('## ❌ Conformance: 2 checks failed and 1 warning on https://api.example.com/v1');
     expect(lines.slice(2, 5)).toEqual([
-      '| Passed | Failed | Skipped | Errored | Waived | Total | Requests | Duration |',
-      '|---:|---:|---:|---:|---:|---:|---:|---:|',
-      '| 2 | 3 | 3 | 1 | 1 | 10 | 812 | 1.8 s |',
+      '| Passed | Failed | Warnings | Skipped | Errored | Waived | Total | Requests | Duration |',
+      '|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+      '| 2 | 2 | 1 | 3 | 1 | 1 | 10 | 812 | 1.8 s |',
     ]);
     expect(md).toContain('⚠️ Cleanup: 1 resource the audit created could not be deleted:');
     const notProbed = fixtureRun({ notProbed: [{ path: '/widgets/{id}/parts', reason: 'nested' }] });
@@ -33,6 +34,24 @@ describe('markdown reporter', () => {
     });
     expect(markdownReporter.render(clean, { color: false }).split('\n')[0]).toBe(
       '## ✅ Conformance: no check failed on https://api.example.com/v1',
+    );
+  });
+
+  it('headlines warnings by the --fail-on threshold, as the exit code judges them', () => {
+    const runOf = (rs: CheckResult[]) => fixtureRun({ results: rs, summary: summarise(rs, 5) });
+    const warnings = runOf([results[0], results[2], { ...results[2], resource: 'gadgets' }]);
+    const headline = (run = warnings, failOn?: 'error' | 'warning') =>
+      markdownReporter.render(run, { color: false, failOn }).split('\n')[0];
+    expect(headline()).toBe('## ⚠️ Conformance: no check failed, 2 warnings on https://api.example.com/v1');
+    expect(headline(warnings, 'warning')).toBe(
+      '## ❌ Conformance: 2 warnings on https://api.example.com/v1 (failing: --fail-on warning)',
+    );
+    expect(headline(fixtureRun(), 'warning')).toBe(
+      '## ❌ Conformance: 2 checks failed and 1 warning (failing: --fail-on warning) on https://api.example.com/v1',
+    );
+    const broke = runOf([results[2], results[7]]);
+    expect(headline(broke)).toBe(
+      '## 💥 Conformance: 1 check errored, 1 warning on https://api.example.com/v1',
     );
   });
 
@@ -49,7 +68,8 @@ describe('markdown reporter', () => {
     expect(md).toContain('| `AUTH-FORBIDDEN` | ⏭️ | ⏭️ |  |');
     expect(md).toContain('| `RATE-LIMIT` |  |  | 🔕 |');
     expect(md).toContain(
-      '❌ failed · 💥 errored · ⚠️ warning · 🔕 waived · ✅ passed · ⏭️ skipped · blank: not checked',
+      '❌ failed · 💥 errored · ⚠️ warning · 🔕 waived · ✅ passed · ⏭️ skipped · blank: not checked\n\n' +
+        'A number after an icon counts checks: `✅2 ⚠️1` = on that resource, two checks of the rule passed and one found a warning.\n',
     );
   });
 
@@ -63,7 +83,7 @@ describe('markdown reporter', () => {
   });
 
   it('lists failures (errors, warnings, then errored checks) with message and curl line', () => {
-    expect(md).toContain('### Failures (4)');
+    expect(md).toContain('### 2 failures, 1 warning and 1 errored check\n');
     const order = ['auth-missing-token', 'delete-removes', 'create-location', 'list-reads'].map((id) =>
       lines.findIndex((l) => l.startsWith('#### ') && l.includes(`\`${id}\``)),
     );
@@ -86,7 +106,7 @@ describe('markdown reporter', () => {
   it(`shows the first ${MARKDOWN_FAILURE_LIMIT} failures and counts the rest`, () => {
     const many = Array.from({ length: 13 }, (_v, i) => ({ ...results[3], checkId: `check-${i}` }));
     const out = markdownReporter.render(fixtureRun({ results: many }), { color: false });
-    expect(out).toContain(`### Failures (first ${MARKDOWN_FAILURE_LIMIT} of 13)`);
+    expect(out).toContain(`### 13 failures (first ${MARKDOWN_FAILURE_LIMIT} shown)`);
     expect(out).toContain('`check-9`');
     expect(out).not.toContain('`check-10`');
     expect(out).toContain('_3 more in the JSON, JUnit and HTML reports._');

@@ -1,0 +1,131 @@
+// Console lines of single results: marks, one-line reasons cut with a pointer to the full text, Reproduce lines.
+import type { ChalkInstance } from 'chalk';
+import type { CheckResult } from '../core/types.js';
+import { firstLine, plural, visible } from './format.js';
+import type { ReporterOptions } from './types.js';
+
+/** Longest one-line reason printed; the JSON and JUnit reports (and --verbose) keep the whole message. */
+export const REASON_LIMIT = 300;
+
+/** How the lines are written: whole messages or cut ones, and where the cut text can be read. */
+export interface LineStyle {
+  verbose: boolean;
+  /** Report files of the run by reporter name; undefined when not known (rendered outside the CLI). */
+  files: Record<string, string> | undefined;
+}
+
+/** The style of a console report rendered with these options. */
+export function lineStyle(options: ReporterOptions): LineStyle {
+  return { verbose: options.verbose ?? false, files: options.reportFiles };
+}
+
+/**
+ * Where a cut message can be read whole: the JSON or JUnit report (they keep every message),
+ * the HTML report (it keeps those of failures, errors and waivers), or else --verbose.
+ */
+function messageHome(r: CheckResult, style: LineStyle): string {
+  if (!style.files) return 'full message in the JSON report';
+  const html = r.status === 'skipped' || r.status === 'passed' ? undefined : style.files.html;
+  const file = style.files.json ?? style.files.junit ?? html;
+  return file ? `full message in ${file}` : '--verbose prints it whole';
+}
+
+/** Where the exchanges the console does not show are: the JSON and HTML reports of the run. */
+function exchangesHome(style: LineStyle): string {
+  if (!style.files) return 'in the JSON and HTML reports';
+  const files = [style.files.json, style.files.html].filter((f): f is string => f !== undefined);
+  if (files.length === 0 && style.files.junit) files.push(style.files.junit);
+  return files.length > 0
+    ? `in ${files.join(' and ')}`
+    : 'in the JSON and HTML reports (--reporter json,html writes them)';
+}
+
+/**
+ * A message as console lines. Verbose: every line of it, whole. Otherwise its first line, cut
+ * at REASON_LIMIT; when anything was left out (the rest of a long line, later lines) it says
+ * how much and where the whole message is.
+ */
+export function messageLines(message: string, r: CheckResult, style: LineStyle): string[] {
+  const full = message.trim();
+  if (style.verbose) {
+    return full.split(/\r\n|\r|\n/).map((l) => visible(l.trimEnd()));
+  }
+  const first = firstLine(full);
+  let end = Math.min(first.length, REASON_LIMIT);
+  // Never cut a surrogate pair in half.
+  const code = first.charCodeAt(end - 1);
+  if (end < first.length && code >= 0xd800 && code <= 0xdbff) end -= 1;
+  const shown = visible(first.slice(0, end));
+  const left = full.length - end;
+  return [left > 0 ? `${shown}… [${plural(left, 'more character')}; ${messageHome(r, style)}]` : shown];
+}
+
+/** ✓ ✗ ⚠ ! ~ - by outcome. */
+export function mark(r: CheckResult, c: ChalkInstance): string {
+  switch (r.status) {
+    case 'passed':
+      return c.green('✓');
+    case 'failed':
+      return r.severity === 'warning' ? c.yellow('⚠') : c.red('✗');
+    case 'errored':
+      return c.magenta('!');
+    case 'waived':
+      return c.cyan('~');
+    default:
+      return c.dim('-');
+  }
+}
+
+/**
+ * The reason lines: labelled for everything but failures (`skipped: ...`); a failed warning is
+ * labelled `warning:` unless `inWarnings` (it is listed under a Warnings heading already).
+ */
+export function reasonLines(r: CheckResult, style: LineStyle, inWarnings = false): string[] {
+  const text = (fallback: string) => messageLines(r.message?.trim() ? r.message : fallback, r, style);
+  const label = (prefix: string, lines: string[]) => [`${prefix}${lines[0]}`, ...lines.slice(1)];
+  switch (r.status) {
+    case 'failed':
+      return r.severity === 'warning' && !inWarnings ? label('warning: ', text(r.title)) : text(r.title);
+    case 'errored':
+      return label('errored: ', text('the check broke'));
+    case 'skipped':
+      return label('skipped: ', text('no reason given'));
+    case 'waived': {
+      const until = r.waiver?.expires ? ` (until ${r.waiver.expires})` : '';
+      return [`waived: ${visible(r.waiver?.reason ?? 'no reason given')}${until}`];
+    }
+    default:
+      return [];
+  }
+}
+
+/** `RULES checkId`: what every result line starts with after its mark. */
+export function checkHead(r: CheckResult, c: ChalkInstance): string {
+  return `${c.bold(r.rules.join(',') || '-')} ${r.checkId}`;
+}
+
+/** `✗ RULE check resource: reason`, with the rest of a verbose message indented below. */
+export function resultLines(
+  r: CheckResult,
+  c: ChalkInstance,
+  style: LineStyle,
+  inWarnings = false,
+): string[] {
+  const head = [mark(r, c), checkHead(r, c), ...(r.resource ? [r.resource] : [])].join(' ');
+  const [first, ...rest] = reasonLines(r, style, inWarnings);
+  if (first === undefined) return [head];
+  return [`${head}: ${first}`, ...rest.map((l) => `    ${l}`)];
+}
+
+/**
+ * The curl line of the first exchange of these results, and how many more exchanges they hold
+ * and where (a multi-step failure's later requests, or the other resources of a group).
+ */
+export function reproduceLines(results: CheckResult[], c: ChalkInstance, style: LineStyle): string[] {
+  const curl = results.flatMap((r) => r.evidence.map((e) => e.curl)).find((x) => x);
+  if (!curl) return [];
+  const lines = [`  ${c.dim('Reproduce:')} ${visible(curl, true)}`];
+  const more = results.reduce((n, r) => n + r.evidence.length, 0) - 1;
+  if (more > 0) lines.push(`  ${c.dim(`+ ${plural(more, 'more exchange')} ${exchangesHome(style)}`)}`);
+  return lines;
+}
