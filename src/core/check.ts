@@ -170,6 +170,12 @@ export interface ActiveCheck extends CheckBase {
    * their state. Default: its own resource for resource scope; every resource for mutating API checks.
    */
   touches?: 'own' | 'all' | 'none';
+  /**
+   * 'shared': it only adds and changes items of its own and compares nothing beyond them, so it
+   * may run beside other shared checks of the same resource (never beside an exclusive one).
+   * Default 'exclusive': it compares a collection's state (or removes items), so it runs alone.
+   */
+  isolation?: 'shared' | 'exclusive';
   run(ctx: CheckContext): Promise<void>;
 }
 

@@ -109,7 +109,11 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
         // Locks first, then a slot: a task waiting for a busy resource must not hold one of the
         // `concurrency` slots (with few resources, that left every other task waiting too).
         locks
-          .with(lockSet(task, config), () => limit(() => runTask(task, deps)))
+          .with(
+            lockSet(task, config),
+            () => limit(() => runTask(task, deps)),
+            task.check.isolation ?? 'exclusive',
+          )
           .then((result) => (task.silent ? undefined : record(result))),
       ),
     );

@@ -11,6 +11,8 @@ export default defineCheck({
   severity: 'error',
   scope: 'resource',
   mutates: false,
+  // Works on items of its own and compares nothing else: may share the resource with its kind.
+  isolation: 'shared',
   description: {
     sends:
       'GET, PUT, PATCH and DELETE (as declared) on an id that was never issued, shaped like real ids and first proven absent; GET on an unknown collection. All with valid credentials.',

@@ -21,6 +21,8 @@ export default defineCheck({
   severity: 'error',
   scope: 'resource',
   mutates: true,
+  // Works on items of its own and compares nothing else: may share the resource with its kind.
+  isolation: 'shared',
   description: {
     sends:
       'Creates an item; PUTs the replacement payload (default: the sample) and GETs the item; PUTs the same body twice more and GETs it again.',

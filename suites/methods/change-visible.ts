@@ -12,6 +12,8 @@ export default defineCheck({
   severity: 'error',
   scope: 'resource',
   mutates: true,
+  // Works on items of its own and compares nothing else: may share the resource with its kind.
+  isolation: 'shared',
   description: {
     sends:
       'Creates an item, PUTs the replacement payload and GETs it; PATCHes the update payload and GETs it.',

@@ -13,6 +13,8 @@ export default defineCheck({
   severity: 'error',
   scope: 'resource',
   mutates: true,
+  // Works on items of its own and compares nothing else: may share the resource with its kind.
+  isolation: 'shared',
   description: {
     sends: "POST of the resource's sample payload to the collection, then GET of the new item's URL.",
     passes:

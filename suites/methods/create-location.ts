@@ -12,6 +12,8 @@ export default defineCheck({
   severity: 'warning',
   scope: 'resource',
   mutates: true,
+  // Works on items of its own and compares nothing else: may share the resource with its kind.
+  isolation: 'shared',
   description: {
     sends: 'POST of the sample payload; then GET of the URL in its Location header.',
     passes: 'The 201 has a Location header, and GET on it answers 200 with the new item.',

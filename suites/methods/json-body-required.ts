@@ -11,6 +11,8 @@ export default defineCheck({
   severity: 'error',
   scope: 'resource',
   mutates: true,
+  // Works on items of its own and compares nothing else: may share the resource with its kind.
+  isolation: 'shared',
   description: {
     sends:
       'POSTs the sample payload (valid JSON text) twice to the collection: once with Content-Type: text/plain, once with no Content-Type at all.',

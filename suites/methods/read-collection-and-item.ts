@@ -12,6 +12,8 @@ export default defineCheck({
   severity: 'error',
   scope: 'resource',
   mutates: false,
+  // Works on items of its own and compares nothing else: may share the resource with its kind.
+  isolation: 'shared',
   description: {
     sends:
       'GET on the collection; GET on one item (one the audit created, or the first listed when it may not create).',
