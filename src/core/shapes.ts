@@ -72,11 +72,10 @@ export function unwrapItem(body: unknown, idField: string): Record<string, unkno
     const inner = body[key];
     if (isObject(inner) && idField in inner) return inner;
   }
-  // A single-key wrapper such as { "widget": { ... } }.
-  const keys = Object.keys(body);
-  if (keys.length === 1 && isObject(body[keys[0]]) && idField in (body[keys[0]] as object)) {
-    return body[keys[0]] as Record<string, unknown>;
-  }
+  // A named wrapper such as { "widget": { ... } }, also with siblings ({ "widget": {...}, "meta": {...} }):
+  // the one member that holds the id field is the item.
+  const holders = Object.values(body).filter((v) => isObject(v) && idField in v);
+  if (holders.length === 1) return holders[0] as Record<string, unknown>;
   return undefined;
 }
 

@@ -201,7 +201,10 @@ export class HttpClient {
     for (;;) {
       const raw = await this.once(method, url, headers, body, options, via);
       if (raw.status === 429 && options.retryOn429 !== false && retries < this.opts.max429Retries) {
-        const told = advertisedWait(raw.headers);
+        // An HTTP date in Retry-After is read against the server's own clock (its Date header),
+        // so a server whose clock is off does not make the audit wait too long or not at all.
+        const serverNow = raw.headers.date ? Date.parse(raw.headers.date) : NaN;
+        const told = advertisedWait(raw.headers, Number.isNaN(serverNow) ? undefined : serverNow);
         const wait = Math.min(
           told?.ms ?? this.opts.defaultRetryWaitMs * 2 ** retries,
           this.opts.maxRetryWaitMs,

@@ -99,6 +99,16 @@ const COMBINATIONS: Combination[] = [
       pageSize: 2,
     },
   },
+  {
+    name: 'items named with siblings ({"address": {...}, "meta": {...}}), Retry-After dates from a server whose clock is 20 s behind',
+    options: {
+      items: 'named',
+      rateLimit: 'date',
+      rateLimitScope: 'token',
+      rateLimitPerSecond: 120,
+      clockSkewMs: -20000,
+    },
+  },
 ];
 
 describe('full audit of the alternative API', () => {
