@@ -1,4 +1,5 @@
 // Runs a plan: schedules tasks with per-resource isolation, feeds observers, cleans up, builds the result.
+import { setMaxListeners } from 'node:events';
 import pLimit from 'p-limit';
 import type { Check, Exchange } from '../core/check.js';
 import type { AuditConfig, CheckResult, RunResult, Severity } from '../core/types.js';
@@ -45,6 +46,8 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
   const started = Date.now();
   const startedAt = new Date(started).toISOString();
   const signal = options.signal ?? new AbortController().signal;
+  // Every request waiting out a 429 or the --max-rps spacing listens to it: many at once is normal.
+  setMaxListeners(0, signal);
   const plan = buildPlan(config, options.catalogue, {
     only: options.only,
     skip: options.skip,
