@@ -8,6 +8,7 @@ import { toolVersion } from '../core/paths.js';
 import type { AuditFlags, Io } from './audit.js';
 import { renderExplain, renderList } from './list.js';
 import { unknownSelectors } from '../engine/plan.js';
+import { didYouMean } from '../config/suggest.js';
 import { INIT_DESCRIPTION, initOptions, MERGE_REPORTERS } from './command-options.js';
 
 // Each command loads its own code when it runs: `--help` and `list` stay fast (cold start).
@@ -169,12 +170,15 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
       (y) =>
         y.positional('name', { type: 'string', demandOption: true, describe: 'A check id or a rule id' }),
       async (argv) => {
-        const text = renderExplain(await catalogue(), String(argv.name));
-        if (text === undefined)
+        const checks = await catalogue();
+        const text = renderExplain(checks, String(argv.name));
+        if (text === undefined) {
+          const names = [...checks.map((c) => c.id), ...RULE_IDS];
           throw new ConformanceError(
             'E_ARGS',
-            `no check or rule named "${argv.name}" (conformance list shows them)`,
+            `no check or rule named "${argv.name}"${didYouMean(String(argv.name), names)} (conformance list shows them)`,
           );
+        }
         io.stdout.write(text);
       },
     )

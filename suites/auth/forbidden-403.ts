@@ -26,6 +26,10 @@ export default defineCheck({
     const r = ctx.resource!;
     if (!ctx.config.auth.limitedToken)
       return ctx.skip('the config names no limitedToken: there is no token to be refused with');
+    if (ctx.config.auth.limitedToken === ctx.config.auth.token)
+      return ctx.skip(
+        'auth.limitedToken is the same as auth.token: give it a token that lacks some permissions',
+      );
     if (r.forbidden.length === 0)
       return ctx.skip(`the config declares no forbidden operations for ${r.name} (resources[].forbidden)`);
     const ops = r.forbidden.filter((op) => r.operations.includes(op));

@@ -152,6 +152,8 @@ describe('conformance list and explain', () => {
     expect(rule.stdout).toContain('delete-removes');
     const none = await cli(['explain', 'nope']);
     expect(none.code).toBe(2);
+    const typo = await cli(['explain', 'delete-remove']);
+    expect(typo.stderr).toContain('(did you mean "delete-removes"?)');
   });
 });
 

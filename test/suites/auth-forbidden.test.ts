@@ -115,3 +115,13 @@ describe('forbidden-403 skips', () => {
     );
   });
 });
+
+describe('forbidden-403 with the same token twice', () => {
+  it('is skipped, saying the limited token must differ', async () => {
+    const { result } = await auditFixture([forbidden403], {
+      config: (config) => ({ ...config, auth: { ...config.auth, limitedToken: config.auth.token } }),
+    });
+    expect(result.results.map((r) => r.status)).toEqual(['skipped', 'skipped']);
+    expect(result.results[0].message).toMatch(/auth.limitedToken is the same as auth.token/);
+  });
+});
