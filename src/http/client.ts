@@ -362,16 +362,7 @@ export class HttpClient {
     options: SendOptions,
     via?: Dispatcher,
   ): Promise<RawExchange> {
-    const raw: RawExchange = {
-      method,
-      url,
-      requestHeaders: { ...headers },
-      requestBody: body,
-      headers: {},
-      bytes: Buffer.alloc(0),
-      truncated: false,
-      durationMs: 0,
-    };
+    const raw = blankRaw(method, url, headers, body);
     try {
       await this.waitTurn();
     } catch {
@@ -483,7 +474,18 @@ function notSent(
   resource: string | undefined,
   redactor: Redactor,
 ): Exchange {
-  const raw: RawExchange = {
+  const raw: RawExchange = { ...blankRaw(method, url, headers, body), error };
+  return toExchange(raw, [], resource, redactor);
+}
+
+/** An exchange record before anything was received. */
+function blankRaw(
+  method: string,
+  url: string,
+  headers: Record<string, string>,
+  body: string | Buffer | undefined,
+): RawExchange {
+  return {
     method,
     url,
     requestHeaders: { ...headers },
@@ -492,9 +494,7 @@ function notSent(
     bytes: Buffer.alloc(0),
     truncated: false,
     durationMs: 0,
-    error,
   };
-  return toExchange(raw, [], resource, redactor);
 }
 
 function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
