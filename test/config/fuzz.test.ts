@@ -2,25 +2,14 @@
 // fail with a ConfigError of one-line problems; never anything else (seeded, so reproducible).
 import { describe, expect, test } from '@jest/globals';
 import { readFileSync } from 'node:fs';
-import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
+import { parse as parseYaml } from 'yaml';
 import { parseConfigText } from '../../src/config/load.js';
 import { ConfigError } from '../../src/core/errors.js';
 import { packagePath } from '../../src/core/paths.js';
+import { ConfigMutator, prng } from '../../src/testing/config-mutations.js';
 
 const EXAMPLE_TEXT = readFileSync(packagePath('config', 'example.yaml'), 'utf8');
 const ENV = { CONFORMANCE_TOKEN: 'a', CONFORMANCE_LIMITED_TOKEN: 'b', CONFORMANCE_WEBHOOK_SECRET: 'c' };
-
-/** mulberry32: a small deterministic PRNG. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Case = { name: string; text: string; format: 'yaml' | 'json' };
 
@@ -87,22 +76,10 @@ const GARBAGE = [
   '?',
 ];
 
-/** Every path to a value in the tree. */
-function paths(value: unknown, prefix: Array<string | number> = []): Array<Array<string | number>> {
-  const out = [prefix];
-  if (Array.isArray(value)) value.forEach((item, i) => out.push(...paths(item, [...prefix, i])));
-  else if (value !== null && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) out.push(...paths(item, [...prefix, key]));
-  }
-  return out;
-}
-
 function makeCases(count: number): Case[] {
-  const random = prng(20261122);
-  const int = (n: number): number => Math.floor(random() * n);
-  const pick = <T>(list: readonly T[]): T => list[int(list.length)];
   const parsed = parseYaml(EXAMPLE_TEXT) as Record<string, unknown>;
-  const allPaths = paths(parsed).filter((p) => p.length > 0);
+  const m = new ConfigMutator(prng(20261122), parsed, EXAMPLE_TEXT);
+  const int = (n: number): number => m.int(n);
   const cases: Case[] = [];
   for (let i = 0; i < count; i++) {
     const kind = i % 6;
@@ -116,27 +93,16 @@ function makeCases(count: number): Case[] {
       }
     } else if (kind === 1) {
       // truncate, as YAML or as JSON
-      format = random() < 0.5 ? 'yaml' : 'json';
-      const full = format === 'json' ? JSON.stringify(parsed, null, 2) : text;
-      text = full.slice(0, int(full.length));
+      const cut = m.truncated();
+      format = cut.json ? 'json' : 'yaml';
+      text = cut.text;
     } else if (kind === 2 || kind === 3) {
       // swap the type of one to three values, serialised as YAML or JSON
-      const copy = structuredClone(parsed);
-      for (let n = 1 + int(3); n > 0; n--) {
-        const path = pick(allPaths);
-        let parent: any = copy;
-        for (const step of path.slice(0, -1)) parent = parent?.[step];
-        if (parent !== null && typeof parent === 'object')
-          parent[path[path.length - 1]] = structuredClone(pick(ODD_VALUES));
-      }
       format = kind === 2 ? 'yaml' : 'json';
-      text = format === 'json' ? JSON.stringify(copy) : stringifyYaml(copy);
+      text = m.wrongTypes(ODD_VALUES, format === 'json');
     } else if (kind === 4) {
       // insert YAML punctuation and odd characters
-      for (let n = 1 + int(8); n > 0; n--) {
-        const at = int(text.length);
-        text = text.slice(0, at) + pick(GARBAGE) + text.slice(at);
-      }
+      text = m.garbage(GARBAGE, false);
     } else {
       // shuffle lines: duplicate, drop, re-indent
       const lines = text.split('\n');

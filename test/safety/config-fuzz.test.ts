@@ -4,8 +4,9 @@ import { describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
+import { parse as parseYaml } from 'yaml';
 import { packagePath } from '../../src/core/paths.js';
+import { ConfigMutator, prng } from '../../src/testing/config-mutations.js';
 import { cli, STACK_LINE, tempDir } from './helpers.js';
 
 const EXAMPLE = readFileSync(packagePath('config', 'example.yaml'), 'utf8');
@@ -16,18 +17,6 @@ const ENV = {
 };
 /** Nothing listens there: a config that survives the fuzzing ends as "unreachable", also exit 2. */
 const NOWHERE = 'http://127.0.0.1:1/v1';
-
-/** mulberry32: a small deterministic PRNG. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WRONG_TYPES: unknown[] = [
   7,
@@ -67,15 +56,6 @@ const GARBAGE = [
   '${',
 ];
 
-/** Every path to a value inside a parsed document. */
-function paths(value: unknown, prefix: Array<string | number> = []): Array<Array<string | number>> {
-  const out = [prefix];
-  if (Array.isArray(value)) value.forEach((v, i) => out.push(...paths(v, [...prefix, i])));
-  else if (value !== null && typeof value === 'object')
-    for (const [k, v] of Object.entries(value)) out.push(...paths(v, [...prefix, k]));
-  return out;
-}
-
 interface Case {
   name: string;
   file: string;
@@ -83,46 +63,25 @@ interface Case {
 }
 
 function cases(count: number): Case[] {
-  const random = prng(5_2026_11_22);
-  const int = (n: number): number => Math.floor(random() * n);
-  const pick = <T>(list: readonly T[]): T => list[int(list.length)];
   const parsed = parseYaml(EXAMPLE) as Record<string, unknown>;
-  const all = paths(parsed).filter((p) => p.length > 0);
+  const m = new ConfigMutator(prng(5_2026_11_22), parsed, EXAMPLE);
+  const { random } = m;
+  const int = (n: number): number => m.int(n);
   const out: Case[] = [];
   for (let i = 0; i < count; i++) {
     const kind = i % 5;
     if (kind === 0) {
-      const json = random() < 0.5;
-      const full = json ? JSON.stringify(parsed, null, 2) : EXAMPLE;
-      out.push({
-        name: `#${i} truncated`,
-        file: json ? 'c.json' : 'c.yaml',
-        text: full.slice(0, int(full.length)),
-      });
+      const cut = m.truncated();
+      out.push({ name: `#${i} truncated`, file: cut.json ? 'c.json' : 'c.yaml', text: cut.text });
     } else if (kind === 1 || kind === 2) {
-      const copy = structuredClone(parsed);
-      for (let n = 1 + int(3); n > 0; n--) {
-        const path = pick(all);
-        let parent: unknown = copy;
-        for (const step of path.slice(0, -1)) parent = (parent as Record<string | number, unknown>)?.[step];
-        if (parent !== null && typeof parent === 'object')
-          (parent as Record<string | number, unknown>)[path[path.length - 1]] = structuredClone(
-            pick(WRONG_TYPES),
-          );
-      }
       const json = kind === 2;
       out.push({
         name: `#${i} wrong types`,
         file: json ? 'c.json' : 'c.yaml',
-        text: json ? JSON.stringify(copy) : stringifyYaml(copy),
+        text: m.wrongTypes(WRONG_TYPES, json),
       });
     } else if (kind === 3) {
-      let text = EXAMPLE;
-      for (let n = 1 + int(8); n > 0; n--) {
-        const at = int(text.length);
-        text = text.slice(0, at) + pick(GARBAGE) + text.slice(at + int(3));
-      }
-      out.push({ name: `#${i} garbage`, file: 'c.yaml', text });
+      out.push({ name: `#${i} garbage`, file: 'c.yaml', text: m.garbage(GARBAGE, true) });
     } else {
       const bytes = Buffer.from(Array.from({ length: 1 + int(600) }, () => int(256)));
       out.push({ name: `#${i} random bytes`, file: random() < 0.5 ? 'c.json' : 'c.yaml', text: bytes });
