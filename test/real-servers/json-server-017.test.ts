@@ -1,14 +1,5 @@
 // The full audit of a real json-server 0.17 (routes file for /v1): exactly its real deviations, nothing more.
-import { afterAll, beforeAll, describe, it } from '@jest/globals';
-import type { RunResult } from '../../src/core/types.js';
-import { readState, startRealServer, type RealServer } from './servers.js';
-import { auditRealServer } from './audit.js';
-import {
-  expectCleanAfterAudit,
-  expectDeviations,
-  expectEvidenceOnEveryFailure,
-  expectPasses,
-} from './expect.js';
+import { describeRealServerAudit } from './describe-audit.js';
 
 // Found by probing json-server 0.17.4 with curl (see test/real-servers/README.md). Each line is
 // `RULE resource severity`; only rules that some check of the catalogue covers are judged.
@@ -52,36 +43,12 @@ const RIGHT = [
   'LIM-429 -', // no limit, and none expected by the config
 ];
 
-/** The collections the config declares, read before and after the audit. */
-const COLLECTIONS = ['widgets', 'orders'];
-
-describe('json-server 0.17 under audit', () => {
-  let server: RealServer;
-  let seed: Awaited<ReturnType<typeof readState>>;
-  let result: RunResult;
-
-  beforeAll(async () => {
-    server = await startRealServer('json-server-017');
-    seed = await readState(server, COLLECTIONS, { prefix: '/v1' });
-    result = await auditRealServer(server, { JSON_SERVER_URL: `${server.origin}/v1` });
-  });
-  afterAll(async () => {
-    await server?.stop();
-  });
-
-  it('reports exactly the deviations json-server 0.17 has, under the right rules', () => {
-    expectDeviations(result, DEVIATIONS);
-  });
-
-  it('passes what json-server 0.17 does right', () => {
-    expectPasses(result, RIGHT);
-  });
-
-  it('proves every failure with evidence and a curl line', () => {
-    expectEvidenceOnEveryFailure(result);
-  });
-
-  it('leaves the seeded records as they were and deletes what it created', async () => {
-    expectCleanAfterAudit(result, seed, await readState(server, COLLECTIONS, { prefix: '/v1' }));
-  });
+describeRealServerAudit({
+  kind: 'json-server-017',
+  label: 'json-server 0.17',
+  collections: ['widgets', 'orders'],
+  deviations: DEVIATIONS,
+  right: RIGHT,
+  prefix: '/v1',
+  setup: async (server) => ({ env: { JSON_SERVER_URL: `${server.origin}/v1` } }),
 });

@@ -1,14 +1,5 @@
 // The full audit of a real json-server 1.0 (beta.3, the last beta that runs on Node 20): its real deviations only.
-import { afterAll, beforeAll, describe, it } from '@jest/globals';
-import type { RunResult } from '../../src/core/types.js';
-import { readState, startRealServer, type RealServer } from './servers.js';
-import { auditRealServer } from './audit.js';
-import {
-  expectCleanAfterAudit,
-  expectDeviations,
-  expectEvidenceOnEveryFailure,
-  expectPasses,
-} from './expect.js';
+import { describeRealServerAudit } from './describe-audit.js';
 
 // Found by probing json-server 1.0.0-beta.3 with curl (see test/real-servers/README.md). Later 1.0
 // betas need Node 22; this one runs on Node 20 like the rest of the project.
@@ -51,36 +42,11 @@ const RIGHT = [
   'LIM-429 -',
 ];
 
-/** The collections the config declares, read before and after the audit. */
-const COLLECTIONS = ['widgets', 'orders'];
-
-describe('json-server 1.0 under audit', () => {
-  let server: RealServer;
-  let seed: Awaited<ReturnType<typeof readState>>;
-  let result: RunResult;
-
-  beforeAll(async () => {
-    server = await startRealServer('json-server-1');
-    seed = await readState(server, COLLECTIONS);
-    result = await auditRealServer(server, { JSON_SERVER_URL: server.origin });
-  });
-  afterAll(async () => {
-    await server?.stop();
-  });
-
-  it('reports exactly the deviations json-server 1.0 has, under the right rules', () => {
-    expectDeviations(result, DEVIATIONS);
-  });
-
-  it('passes what json-server 1.0 does right', () => {
-    expectPasses(result, RIGHT);
-  });
-
-  it('proves every failure with evidence and a curl line', () => {
-    expectEvidenceOnEveryFailure(result);
-  });
-
-  it('leaves the seeded records as they were and deletes what it created', async () => {
-    expectCleanAfterAudit(result, seed, await readState(server, COLLECTIONS));
-  });
+describeRealServerAudit({
+  kind: 'json-server-1',
+  label: 'json-server 1.0',
+  collections: ['widgets', 'orders'],
+  deviations: DEVIATIONS,
+  right: RIGHT,
+  setup: async (server) => ({ env: { JSON_SERVER_URL: server.origin } }),
 });

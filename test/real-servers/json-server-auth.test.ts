@@ -1,14 +1,6 @@
 // The full audit of a real json-server-auth 2.1 (JWT guards on json-server 0.17): its real deviations only.
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { RunResult } from '../../src/core/types.js';
-import { readState, registerUser, startRealServer, type RealServer } from './servers.js';
-import { auditRealServer } from './audit.js';
-import {
-  expectCleanAfterAudit,
-  expectDeviations,
-  expectEvidenceOnEveryFailure,
-  expectPasses,
-} from './expect.js';
+import { describeRealServerAudit } from './describe-audit.js';
+import { registerUser } from './servers.js';
 
 // Found by probing json-server-auth 2.1.0 with curl (see test/real-servers/README.md). widgets are
 // guarded 640 (owner writes, logged-in users read), orders 660 (logged-in users read and write).
@@ -55,47 +47,25 @@ const RIGHT = [
   'VER-UNKNOWN -',
 ];
 
-/** The collections the config declares, read before and after the audit. */
-const COLLECTIONS = ['widgets', 'orders'];
-
-describe('json-server-auth under audit', () => {
-  let server: RealServer;
-  let seed: Awaited<ReturnType<typeof readState>>;
-  let result: RunResult;
-  const tokens: string[] = [];
-
-  beforeAll(async () => {
-    server = await startRealServer('json-server-auth');
+describeRealServerAudit({
+  kind: 'json-server-auth',
+  label: 'json-server-auth',
+  collections: ['widgets', 'orders'],
+  deviations: DEVIATIONS,
+  right: RIGHT,
+  prefix: '/v1',
+  setup: async (server) => {
     // The first user gets id 1 and owns the seeded widgets and every widget the audit creates.
-    tokens.push(await registerUser(server, 'owner@example.com', 'owner-pass'));
-    tokens.push(await registerUser(server, 'other@example.com', 'other-pass'));
-    seed = await readState(server, COLLECTIONS, { prefix: '/v1', token: tokens[0] });
-    result = await auditRealServer(server, {
-      JSON_SERVER_AUTH_URL: `${server.origin}/v1`,
-      JSON_SERVER_AUTH_TOKEN: tokens[0],
-      JSON_SERVER_AUTH_LIMITED_TOKEN: tokens[1],
-    });
-  });
-  afterAll(async () => {
-    await server?.stop();
-  });
-
-  it('reports exactly the deviations json-server-auth has, under the right rules', () => {
-    expectDeviations(result, DEVIATIONS);
-  });
-
-  it('passes what json-server-auth does right', () => {
-    expectPasses(result, RIGHT);
-  });
-
-  it('proves every failure with evidence and a curl line, and never shows a token', () => {
-    expectEvidenceOnEveryFailure(result);
-    const report = JSON.stringify(result);
-    for (const token of tokens) expect(report).not.toContain(token);
-  });
-
-  it('leaves the seeded records as they were and deletes what it created', async () => {
-    const after = await readState(server, COLLECTIONS, { prefix: '/v1', token: tokens[0] });
-    expectCleanAfterAudit(result, seed, after);
-  });
+    const owner = await registerUser(server, 'owner@example.com', 'owner-pass');
+    const other = await registerUser(server, 'other@example.com', 'other-pass');
+    return {
+      env: {
+        JSON_SERVER_AUTH_URL: `${server.origin}/v1`,
+        JSON_SERVER_AUTH_TOKEN: owner,
+        JSON_SERVER_AUTH_LIMITED_TOKEN: other,
+      },
+      token: owner,
+      secrets: [owner, other],
+    };
+  },
 });
