@@ -1,9 +1,7 @@
 // AUTH-INVALID: each kind of invalid credential answers 401 on every declared operation.
 import { defineCheck } from '../../src/core/check.js';
-import { invalidCredentials, NO_TOKEN_REASON } from './support/credentials.js';
-import { runMatrix } from './support/matrix.js';
-import { fullMatrix } from './support/probes.js';
-import { authenticationHint, reportMatrix } from './support/report.js';
+import { invalidCredentials } from './support/credentials.js';
+import { expectUnauthenticated } from './support/authentication.js';
 
 export default defineCheck({
   kind: 'active',
@@ -22,22 +20,10 @@ export default defineCheck({
       'Every request answers 401. Credentials derived from the token never appear in reports; curl lines rebuild them from its variable.',
     why: 'A server that accepts a wrong scheme, a stale JWT or a token that merely resembles the real one can be entered without the secret.',
   },
-  async run(ctx) {
-    const r = ctx.resource!;
-    // Without a token nothing is authenticated, so a refusal cannot be told from the API's normal answer.
-    if (!ctx.config.auth.token) return ctx.skip(NO_TOKEN_REASON);
-    const result = await runMatrix(ctx, r, {
-      credentials: invalidCredentials(ctx.config, (secret) => ctx.addSecret(secret)),
-      probes: fullMatrix(r),
-      expected: 401,
-      verifyRefused: false,
-    });
-    if (result.outcomes.length === 0) return ctx.skip(`${r.name} declares no operation to probe`);
-    reportMatrix(ctx, result, {
-      expected: 401,
-      critical: true,
-      hint: authenticationHint,
-      subject: 'with an invalid credential',
-    });
-  },
+  run: (ctx) =>
+    expectUnauthenticated(
+      ctx,
+      () => invalidCredentials(ctx.config, (secret) => ctx.addSecret(secret)),
+      'with an invalid credential',
+    ),
 });
