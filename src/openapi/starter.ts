@@ -1,21 +1,14 @@
 // A commented starter config (YAML) for `conformance init`, from derived resources or from probing a live API.
 import { Document, isMap, isScalar, isSeq, type Pair, type YAMLMap } from 'yaml';
-import type { Operation } from '../core/types.js';
 import { isObject } from '../core/shapes.js';
 import { DEFAULT_TOKEN_ENV } from './config.js';
-import type { DerivedConfig, NotProbed } from './import.js';
+import type { DerivedConfig, DerivedResource, NotProbed } from './import.js';
 
 /** One resource of a starter config, with the comments that explain where its values came from. */
-export interface StarterResource {
-  name: string;
-  path: string;
-  idField?: string;
-  operations: Operation[];
-  sample?: Record<string, unknown>;
-  replace?: Record<string, unknown>;
-  update?: Record<string, unknown>;
-  invalid?: unknown[];
-  idempotencyKey?: boolean;
+export interface StarterResource extends Pick<
+  DerivedResource,
+  'name' | 'path' | 'idField' | 'operations' | 'sample' | 'replace' | 'update' | 'invalid' | 'idempotencyKey'
+> {
   /** Comment lines above the resource. */
   about: string[];
   /** A comment line above one of its keys. */
