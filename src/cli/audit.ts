@@ -6,7 +6,7 @@ import type { AuditConfig, CheckResult, RunResult, Severity } from '../core/type
 import { runAudit } from '../engine/run.js';
 import type { Clock } from '../http/client.js';
 import { ExchangeLog, resolveReporters, progressLine, type Reporter } from '../reporters/index.js';
-import { failsRun } from '../reporters/verdict.js';
+import { failsRun, verdictOf } from '../reporters/verdict.js';
 
 const statusMark = {
   passed: 'ok  ',
@@ -48,9 +48,12 @@ export interface Io {
   clock?: Clock;
 }
 
-/** Exit code of a finished run: 1 when any failure is at or above the --fail-on severity. */
+/**
+ * Exit code of a finished run: 1 when any failure is at or above the --fail-on severity, or when
+ * the service gave no valid HTTP answer to anything (a run that judged nothing is no pass).
+ */
 export function exitCodeOf(result: RunResult, failOn: Severity): number {
-  return result.results.some((r) => failsRun(r, failOn)) ? 1 : 0;
+  return verdictOf(result, failOn).level === 'failed' ? 1 : 0;
 }
 
 /** Runs the audit, shows progress, writes every report; returns the exit code. */

@@ -24,7 +24,7 @@ const PROBLEMS_SHOWN = 5;
  * One run from several (pure; inputs in shard order when they have one, else as given).
  * - results: concatenated; a check × resource present in several inputs (an observer that saw
  *   API-wide traffic in more than one shard) is kept once, with its worst outcome;
- * - summary: recounted from the merged results; `requests`: the sum;
+ * - summary: recounted from the merged results; `requests` and `answered`: the sums;
  * - durationMs: the longest input — shards of a CI matrix run side by side, so the wall time of
  *   the whole audit is that of its slowest shard (the sum would be the machine time instead);
  * - startedAt: the earliest; cleanup: counts added, leftovers concatenated;
@@ -61,6 +61,10 @@ export function mergeRuns(runs: RunResult[]): RunResult {
     summary: summarise(
       results,
       ordered.reduce((sum, r) => sum + r.summary.requests, 0),
+      // Summed as one run would have counted them; unknown when a shard's report predates the count.
+      ordered.every((r) => r.summary.answered !== undefined)
+        ? ordered.reduce((sum, r) => sum + (r.summary.answered ?? 0), 0)
+        : undefined,
     ),
     results,
     cleanup: {

@@ -52,6 +52,14 @@ export interface Exchange {
   json: unknown;
   /** True when the body is non-empty and parsed as JSON. */
   isJson: boolean;
+  /**
+   * Why a complete, non-empty body is not usable JSON, completing "the body …": "does not parse
+   * as JSON", "is not valid UTF-8", nested deeper than the audit parses, or compressed and not
+   * decodable. Undefined when it parsed, is empty, was cut short, or is `undecoded`.
+   */
+  jsonProblem?: string;
+  /** A Content-Encoding the audit does not decode: the body is as sent, and cannot be judged. */
+  undecoded?: string;
   /** Media type of the response without parameters, lower-cased ('' when absent). */
   mediaType: string;
   truncated: boolean;

@@ -159,6 +159,12 @@ export interface RunSummary {
   errored: number;
   waived: number;
   requests: number;
+  /**
+   * Requests that got a complete, valid HTTP answer (any status). 0 with requests sent: the service
+   * gave no valid answer to anything, and the run fails whatever the checks say. Absent in reports
+   * written before it existed.
+   */
+  answered?: number;
 }
 
 export interface CleanupReport {

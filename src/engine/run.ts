@@ -134,7 +134,7 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
       target: { baseUrl: client.redactor.text(config.baseUrl) },
       startedAt,
       durationMs: Date.now() - started,
-      summary: summarise(results, client.requestCount),
+      summary: summarise(results, client.requestCount, client.answerCount),
       results,
       cleanup: cleanupReport,
       ...(interrupted ? { interrupted: true } : {}),

@@ -1,7 +1,7 @@
 // Counting results for the report summary.
 import type { CheckResult, RunSummary } from '../core/types.js';
 
-export function summarise(results: CheckResult[], requests: number): RunSummary {
+export function summarise(results: CheckResult[], requests: number, answered?: number): RunSummary {
   const count = (status: CheckResult['status']): number => results.filter((r) => r.status === status).length;
   return {
     total: results.length,
@@ -11,5 +11,6 @@ export function summarise(results: CheckResult[], requests: number): RunSummary 
     errored: count('errored'),
     waived: count('waived'),
     requests,
+    ...(answered !== undefined ? { answered } : {}),
   };
 }

@@ -11,20 +11,33 @@ export const OVER_CAP_BEFORE_REDUCING = 3;
 export const REDUCED_CAP = 1024 * 1024;
 
 /**
- * The limits of one client's response bodies: a per-response cap, and a budget of bytes held in
- * memory at once across every response being read (a burst of 50 concurrent requests to a service
- * that streams gigabytes must not hold 50 caps' worth). Once a service has sent
+ * The limits of one client's response bodies: a per-response cap, a budget of bytes being read at
+ * once across concurrent responses (a burst of 50 requests to a service that streams gigabytes
+ * must not hold 50 caps' worth), and the same budget again for what exchanges still hold of the
+ * bodies they were given (a check keeping seventy answers of 9 MB must not hold 630 MB): a held
+ * body counts until its exchange is garbage-collected. Once a service has sent
  * OVER_CAP_BEFORE_REDUCING bodies over the cap, later bodies are read only to REDUCED_CAP: such
- * bodies cannot be judged anyway, and reading each to the full cap costs the service bandwidth and
- * the audit memory.
+ * bodies cannot be judged anyway, and reading each to the full cap costs the service bandwidth
+ * and the audit memory.
  */
 export class BodyLimits {
+  /** Bytes reserved by bodies being read. */
   private used = 0;
+  /** Bytes held by exchanges (given back when they are collected). */
+  private held = 0;
   private overCap = 0;
+  /** Readers waiting for bytes to be given back. */
+  private readonly waiting = new Set<() => void>();
+  /** Gives back a held body's bytes once its owner is collected. */
+  private readonly released = new FinalizationRegistry<number>((n) => {
+    this.held = Math.max(0, this.held - n);
+  });
 
   constructor(
     readonly fullCap: number,
     readonly budget: number,
+    /** Forces a garbage collection (injected by tests); default: the process's own. */
+    private readonly collect: () => void = collectGarbage,
   ) {}
 
   /** The cap for the next body. */
@@ -32,103 +45,244 @@ export class BodyLimits {
     return this.overCap >= OVER_CAP_BEFORE_REDUCING ? Math.min(this.fullCap, REDUCED_CAP) : this.fullCap;
   }
 
+  /** Bytes of bodies in memory now: being read, and held by exchanges. */
+  get inUse(): { reading: number; held: number } {
+    return { reading: this.used, held: this.held };
+  }
+
   /** Counts a body that was over the cap. */
   noteOverCap(): void {
     this.overCap++;
   }
 
-  /** Reserves `n` bytes of the budget; false when that would pass it. */
+  /** Reserves `n` bytes of the reading budget; false when that would pass it. */
   take(n: number): boolean {
     if (this.used + n > this.budget) return false;
     this.used += n;
     return true;
   }
 
+  /**
+   * Reserves `n` bytes for reading, waiting (at most until `until`, a Date.now() time) for other
+   * readers to give bytes back. False: not reserved, also when what exchanges hold is past the
+   * budget even after a collection (waiting would not help: only the checks holding them can let
+   * go). `essential` (the answer to a write) is never refused for what is held, and when the wait
+   * is over may still pass the reading budget, up to twice it: a ceiling that holds even then (a
+   * service answering every write with a decompression bomb must not hold the cap per write).
+   */
+  async acquire(n: number, options: { essential?: boolean; until?: number } = {}): Promise<boolean> {
+    if (!options.essential && this.held > this.budget) {
+      await this.relieve();
+      if (this.held > this.budget) return false;
+    }
+    if (this.take(n)) return true;
+    const until = options.until ?? 0;
+    while (Date.now() < until) {
+      await this.givenBack(until - Date.now());
+      if (this.take(n)) return true;
+    }
+    if (!options.essential || this.used + n > 2 * this.budget) return false;
+    this.used += n;
+    return true;
+  }
+
   give(n: number): void {
     this.used = Math.max(0, this.used - n);
+    for (const wake of [...this.waiting]) wake();
   }
+
+  /** Counts `n` bytes as held until `owner` (the exchange holding them) is garbage-collected. */
+  hold(owner: object, n: number): void {
+    if (n <= 0) return;
+    this.held += n;
+    this.released.register(owner, n);
+  }
+
+  /**
+   * Frees the budget of bodies nobody holds any more: a collection, then a turn of the event loop
+   * for the finalizers to give their bytes back. Called before a reader is made to wait or cut.
+   */
+  async relieve(): Promise<void> {
+    this.collect();
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+
+  /** Resolves when bytes are given back, or after `ms`. */
+  private givenBack(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const wake = (): void => {
+        clearTimeout(timer);
+        this.waiting.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, Math.max(1, ms));
+      this.waiting.add(wake);
+    });
+  }
+}
+
+/** Why reading stopped early (E_BODY_TOO_LARGE: over the cap; E_BODY_BUDGET: memory budget spent). */
+export interface Stop {
+  code: string;
+  message: string;
 }
 
 export interface BodyRead {
   bytes: Buffer;
   /** True when the client stopped reading before the end (see `stopped`). */
   truncated: boolean;
-  /** Why reading stopped early (E_BODY_TOO_LARGE). */
-  stopped?: { code: string; message: string };
-  /** The stream failed before its end (time-out, reset, short body): what it threw. */
+  stopped?: Stop;
+  /** The stream failed before its end (time-out, reset, short body, undecodable): what it threw. */
   failure?: unknown;
+  /**
+   * Bytes of the budget still reserved for this body, with `keepReserved`: the caller gives them
+   * back once it has turned the bytes into what it keeps.
+   */
+  reserved: number;
+}
+
+export interface ReadOptions {
+  /**
+   * Read the body whole up to the cap even when the memory budget is spent (up to twice the
+   * budget): the answer to a write, whose id or state the audit must know (cutting it could lose
+   * track of what it created).
+   */
+  essential?: boolean;
+  /** How the body was encoded, for messages ("gzip-compressed"), when it was decoded on the way. */
+  coding?: string;
+  /**
+   * Until when (a Date.now() time) a reader may wait for other readers to give memory back before
+   * its body is cut for want of budget (default: it does not wait).
+   */
+  waitUntil?: number;
+  /** Leave the body's bytes reserved (see BodyRead.reserved): decoding it takes memory too. */
+  keepReserved?: boolean;
 }
 
 /**
  * Reads a body up to `cap` bytes, taking each chunk from the shared budget. Stops (and destroys the
  * stream, so the server's writes fail instead of filling memory) when the body is larger than the
- * cap, when Content-Length already says so, or when the budget is spent. Never throws.
+ * cap, when Content-Length already says so, or when the budget is spent. Chunks are copied into
+ * blocks of the reader's own, so a service that sends a body one byte per chunk costs its bytes,
+ * not an object per byte (nor the socket buffers such slices would keep alive). Never throws.
  */
 export async function readBody(
   body: AsyncIterable<Buffer> & { destroy(): unknown },
   limits: BodyLimits,
   contentLength?: number,
+  options: ReadOptions = {},
 ): Promise<BodyRead> {
   const cap = limits.cap;
   const reduced =
     cap < limits.fullCap
       ? ` (lowered from ${limits.fullCap} after ${OVER_CAP_BEFORE_REDUCING} bodies over it)`
       : '';
-  const chunks: Buffer[] = [];
-  let size = 0;
-  let held = 0;
-  let stopped: BodyRead['stopped'];
+  const what = options.coding ? `${options.coding} response body, decoded,` : 'response body';
+  const budget = { essential: options.essential, until: options.waitUntil };
+  const cut = (size: number): Stop => ({
+    code: 'E_BODY_BUDGET',
+    message: `${what} ${size > 0 ? `over ${size} bytes ` : ''}while other answers held the rest of the ${limits.budget} bytes the audit keeps in memory at once: stopped reading (the body is under the cap of ${cap} bytes; it was cut to bound memory)`,
+  });
+  const tooLarge: Stop = {
+    code: 'E_BODY_TOO_LARGE',
+    message: `${what} larger than ${cap} bytes: stopped reading at the cap${reduced}`,
+  };
   // Content-Length over the cap: read only what evidence shows, then stop.
-  const limit = contentLength !== undefined && contentLength > cap ? KEPT_WHEN_TRUNCATED : cap;
+  let limit = cap;
+  let atLimit = tooLarge;
+  if (contentLength !== undefined && contentLength > cap) {
+    limit = KEPT_WHEN_TRUNCATED;
+    atLimit = {
+      code: 'E_BODY_TOO_LARGE',
+      message: `response body of ${contentLength} bytes (Content-Length), larger than the cap of ${cap} bytes${reduced}: read the first ${limit} bytes and stopped reading at the cap`,
+    };
+  }
+  // A declared length is reserved whole before reading (readers never hold half a body each while
+  // waiting for one another), and read into one block of that size. Refused: an excerpt only.
+  let held = 0;
+  let declared = contentLength !== undefined && contentLength <= cap ? contentLength : undefined;
+  if (declared !== undefined && declared > KEPT_WHEN_TRUNCATED) {
+    if (await limits.acquire(declared, budget)) held = declared;
+    else {
+      limit = KEPT_WHEN_TRUNCATED;
+      atLimit = cut(0);
+      declared = undefined;
+    }
+  }
+  // Up to `free` bytes need no reservation: an excerpt, or what was reserved whole.
+  const free = Math.max(held, limit === KEPT_WHEN_TRUNCATED ? limit : 0);
+  const blocks = new Blocks(declared);
+  let stopped: Stop | undefined;
+  const release = (): number => {
+    if (options.keepReserved) return held;
+    limits.give(held);
+    return 0;
+  };
   try {
     for await (const chunk of body) {
-      if (size + chunk.length > limit) {
-        stopped = {
-          code: 'E_BODY_TOO_LARGE',
-          message:
-            limit < cap
-              ? `response body of ${contentLength} bytes (Content-Length), larger than the cap of ${cap} bytes${reduced}: read the first ${limit} bytes and stopped reading at the cap`
-              : `response body larger than ${cap} bytes: stopped reading at the cap${reduced}`,
-        };
-      } else if (!limits.take(chunk.length)) {
-        stopped = {
-          code: 'E_BODY_TOO_LARGE',
-          message: `response body over ${size} bytes while other responses held the rest of the ${limits.budget} bytes the audit keeps in memory at once: stopped reading at the cap`,
-        };
+      const size = blocks.size;
+      const after = size + chunk.length;
+      if (after > limit) stopped = atLimit;
+      else if (after > Math.max(free, held)) {
+        if (await limits.acquire(after - held, budget)) held = after;
+        else stopped = cut(size);
       }
       if (stopped) {
-        chunks.push(chunk.subarray(0, Math.max(0, Math.min(chunk.length, KEPT_WHEN_TRUNCATED - size))));
+        blocks.push(chunk.subarray(0, Math.max(0, Math.min(chunk.length, KEPT_WHEN_TRUNCATED - size))));
         body.destroy();
-        if (size + chunk.length > cap || limit < cap) limits.noteOverCap();
+        if (stopped.code === 'E_BODY_TOO_LARGE') limits.noteOverCap();
         readBytes(chunk.length);
         break;
       }
-      held += chunk.length;
-      chunks.push(chunk);
-      size += chunk.length;
+      blocks.push(chunk);
       readBytes(chunk.length);
     }
   } catch (failure) {
-    return { bytes: Buffer.concat(chunks), truncated: false, failure };
-  } finally {
-    limits.give(held);
+    return { bytes: blocks.bytes(), truncated: false, failure, reserved: release() };
   }
-  if (!stopped) return { bytes: Buffer.concat(chunks, size), truncated: false };
-  // Over the cap the body is unusable: keep a copy of its start only, so the chunks can be freed.
-  return { bytes: prefix(chunks, KEPT_WHEN_TRUNCATED), truncated: true, stopped };
+  if (!stopped) return { bytes: blocks.bytes(), truncated: false, reserved: release() };
+  // Over the cap the body is unusable: keep a copy of its start only, so the blocks can be freed.
+  return { bytes: blocks.bytes(KEPT_WHEN_TRUNCATED), truncated: true, stopped, reserved: release() };
 }
 
-/** A fresh buffer with the first `n` bytes of the chunks (no copy of the rest). */
-function prefix(chunks: Buffer[], n: number): Buffer {
-  const out: Buffer[] = [];
-  let size = 0;
-  for (const chunk of chunks) {
-    if (size >= n) break;
-    const piece = chunk.subarray(0, n - size);
-    out.push(piece);
-    size += piece.length;
+/** Bytes of one block a body is copied into (when its length is not known in advance). */
+const BLOCK = 64 * 1024;
+
+/** A body copied into blocks of its own (never holding the chunks it was given). */
+class Blocks {
+  private readonly done: Buffer[] = [];
+  private current: Buffer;
+  private fill = 0;
+  size = 0;
+
+  constructor(expected?: number) {
+    // A declared length is one exact block: the body is then never copied a second time.
+    this.current = Buffer.allocUnsafe(expected !== undefined ? Math.max(expected, 1) : 1024);
   }
-  return Buffer.concat(out, size);
+
+  push(chunk: Buffer): void {
+    let offset = 0;
+    while (offset < chunk.length) {
+      if (this.fill === this.current.length) {
+        this.done.push(this.current);
+        this.current = Buffer.allocUnsafe(Math.max(BLOCK, Math.min(this.size, 1024 * 1024)));
+        this.fill = 0;
+      }
+      const n = chunk.copy(this.current, this.fill, offset);
+      this.fill += n;
+      offset += n;
+    }
+    this.size += chunk.length;
+  }
+
+  /** The first `max` bytes (default all), in one buffer that keeps no larger block alive. */
+  bytes(max = Infinity): Buffer {
+    const n = Math.min(this.size, max);
+    if (this.done.length > 0) return Buffer.concat([...this.done, this.current.subarray(0, this.fill)], n);
+    const view = this.current.subarray(0, n);
+    // A declared length that never arrived (or a body cut early) must not pin the whole block.
+    return n * 2 < this.current.length ? Buffer.from(view) : view;
+  }
 }
 
 /** Body bytes read since the last collection. */
@@ -148,6 +302,11 @@ function readBytes(bytes: number): void {
   unreclaimed += bytes;
   if (unreclaimed < COLLECT_AFTER) return;
   unreclaimed = 0;
+  collectGarbage();
+}
+
+/** A full garbage collection, when the runtime lets the process ask for one. */
+function collectGarbage(): void {
   if (collector === undefined) {
     try {
       // --expose-gc set at run time exposes gc() to new contexts only; it changes nothing else.

@@ -2,11 +2,14 @@
 import { Agent, Client, request, type Dispatcher } from 'undici';
 import type { AuthChoice, Exchange, SendOptions } from '../core/check.js';
 import type { Evidence, Secret } from '../core/types.js';
+import { ownCopy } from '../core/shapes.js';
 import { curlLine } from './curl.js';
 import { Redactor } from './redact.js';
 import { advertisedWait, sleep } from './retry.js';
-import { describeError } from './errors.js';
-import { BodyLimits, readBody } from './body.js';
+import { describeError, INVALID_HTTP } from './errors.js';
+import { BodyLimits, readBody, type BodyRead } from './body.js';
+import { contentCodings, decodableCodings, decoding, isDecodeError, undecodable, type BodyStream } from './decode.js';
+import { bodyValue, KEPT_TEXT, LARGE_TEXT, parseJson, type BodyValue } from './json.js';
 import { Breaker, type Outcome } from './breaker.js';
 
 /** Time as the client waits it (429 pauses, --max-rps spacing); tests inject a fake one. */
@@ -58,6 +61,8 @@ export interface HttpClientOptions {
 /** Bytes of a body kept in evidence. */
 const EVIDENCE_BODY_BYTES = 8192;
 
+const NO_BODY: BodyValue = { text: '', json: undefined, isJson: false, validUtf8: true, cost: 0 };
+
 export class HttpClient {
   readonly baseUrl: string;
   readonly origin: string;
@@ -78,6 +83,7 @@ export class HttpClient {
   private pausedUntil = 0;
   private nextSlot = 0;
   private count = 0;
+  private answers = 0;
   /** Connections opened by pin(), closed with the client. */
   private readonly pins = new Set<Client>();
   /** Requests in flight, aborted together when the run's signal fires (one listener for all). */
@@ -141,6 +147,11 @@ export class HttpClient {
   /** Requests sent so far (each retry and redirect hop counts). */
   get requestCount(): number {
     return this.count;
+  }
+
+  /** Exchanges that got a complete, valid HTTP answer (whatever its status). */
+  get answerCount(): number {
+    return this.answers;
   }
 
   /** True once a connection to the service was established (so a failure is not "unreachable"). */
@@ -402,19 +413,29 @@ export class HttpClient {
       });
       raw.status = res.statusCode;
       raw.headers = flattenHeaders(res.headers);
-      const declared = Number(raw.headers['content-length']);
-      const read = await readBody(
-        res.body as AsyncIterable<Buffer> & { destroy(): unknown },
-        this.bodies,
-        Number.isFinite(declared) ? declared : undefined,
-      );
-      raw.bytes = read.bytes;
-      raw.truncated = read.truncated;
-      if (read.stopped) raw.error = read.stopped;
-      if (read.failure !== undefined) {
-        // Headers came, the body did not: not a complete response (evidence still shows what came).
+      if (res.statusCode < 100 || res.statusCode > 599) {
+        // undici lets a three-digit status through that HTTP does not define (RFC 9110 §15: an
+        // invalid status code): no valid answer.
+        res.body.on('error', () => undefined).destroy();
         raw.incomplete = true;
-        raw.error = describeError(read.failure, timeoutMs, timedOut, stop?.aborted ?? false);
+        raw.error = {
+          code: INVALID_HTTP,
+          message: `no valid HTTP answer: the status line holds ${res.statusCode}, which is no HTTP status code (100-599)`,
+        };
+        return raw;
+      }
+      const read = await this.receive(res.body as BodyStream, raw, method, timeoutMs);
+      try {
+        if (read.failure !== undefined) {
+          // Headers came, the body did not: not a complete response (evidence still shows what came).
+          raw.incomplete = true;
+          raw.error = describeError(read.failure, timeoutMs, timedOut, stop?.aborted ?? false);
+        }
+        // Decoded while its bytes still count against the budget: the text is a copy of them.
+        const complete = !raw.truncated && !raw.incomplete && raw.coding?.undecoded === undefined;
+        raw.value = bodyValue(read.bytes, complete, raw.coding?.problem);
+      } finally {
+        this.bodies.give(read.reserved);
       }
     } catch (err) {
       raw.error = describeError(err, timeoutMs, timedOut, stop?.aborted ?? false);
@@ -427,8 +448,65 @@ export class HttpClient {
     return raw;
   }
 
+  /**
+   * Reads a body into `raw`, decoded when it is compressed (the cap and the budget count decoded
+   * bytes). A body waits for memory other answers give back before it is cut for want of it; the
+   * 2xx answer to a write may pass the budget (up to twice it), since it may name what the write
+   * created. A compressed body that does not decode is a complete answer with an unusable body;
+   * `failure` is left for the transport's failures only.
+   */
+  private async receive(
+    body: BodyStream,
+    raw: RawExchange,
+    method: string,
+    timeoutMs: number,
+  ): Promise<BodyRead> {
+    const declared = Number(raw.headers['content-length']);
+    const length = Number.isFinite(declared) ? declared : undefined;
+    const noBody = method === 'HEAD' || raw.status === 204 || raw.status === 304;
+    const codings = noBody ? [] : contentCodings(raw.headers['content-encoding']);
+    const unknown = undecodable(codings);
+    const coded = codings.length > 0 && unknown === undefined ? decoding(body, codings) : undefined;
+    const read = await readBody(
+      coded ?? body,
+      this.bodies,
+      // A compressed length says nothing of the decoded size, unless it alone passes the cap.
+      coded && length !== undefined && length <= this.bodies.cap ? undefined : length,
+      {
+        // What a write that succeeded answers may name what it created or changed.
+        essential: !SAFE_METHODS.has(method) && raw.status !== undefined && raw.status < 300,
+        // Other readers usually give memory back within milliseconds: wait for them rather than
+        // cut a body under the cap, but leave the deadline room to read it.
+        waitUntil: Date.now() + timeoutMs / 2,
+        keepReserved: true,
+        ...(coded ? { coding: `${codings.join(', ')}-compressed` } : {}),
+      },
+    );
+    raw.truncated = read.truncated;
+    if (read.stopped) raw.error = read.stopped;
+    if (unknown !== undefined) {
+      raw.coding = { note: `the body is in Content-Encoding ${unknown}, which the audit does not decode (it decodes ${decodableCodings()}): shown as sent`, undecoded: unknown };
+    } else if (coded && coded.wireBytes > 0) {
+      raw.coding = {
+        note: `the body came compressed (Content-Encoding: ${raw.headers['content-encoding']}, ${coded.wireBytes} bytes received) and is shown decoded (${read.truncated ? 'the first ' : ''}${read.bytes.length} bytes)`,
+      };
+    }
+    if (coded && read.failure !== undefined && isDecodeError(read.failure)) {
+      const why = (read.failure as Error).message;
+      raw.coding = {
+        note: `the body is declared Content-Encoding ${raw.headers['content-encoding']} but does not decode (${why}); shown as far as it decoded`,
+        problem: `is declared ${codings.join(', ')}-compressed but does not decode (${why})`,
+      };
+      return { ...read, failure: undefined };
+    }
+    return read;
+  }
+
   private finish(raw: RawExchange, notes: string[], resource: string | undefined): Exchange {
     const exchange = toExchange(raw, notes, resource, this.redactor);
+    // What the exchange holds of the body counts against the memory budget while it lives.
+    this.bodies.hold(exchange, raw.cost ?? 0);
+    if (exchange.status !== undefined) this.answers++;
     if (!raw.probe) {
       if (exchange.status === undefined && raw.method === 'GET')
         this.lastFailedGet = { url: raw.url, headers: raw.requestHeaders };
@@ -454,7 +532,8 @@ interface RawExchange {
   requestBody: string | Buffer | undefined;
   status?: number;
   headers: Record<string, string>;
-  bytes: Buffer;
+  /** The body as text and JSON value (absent: no body was read). */
+  value?: BodyValue;
   truncated: boolean;
   durationMs: number;
   error?: { code: string; message: string };
@@ -462,6 +541,10 @@ interface RawExchange {
   incomplete?: boolean;
   /** Sent by the circuit breaker to check on the service: not itself counted. */
   probe?: boolean;
+  /** The body's content coding: a note for evidence, and what made it unusable, if anything. */
+  coding?: { note: string; problem?: string; undecoded?: string };
+  /** About the memory the exchange's body takes (set by toExchange; the budget counts it). */
+  cost?: number;
 }
 
 /** An exchange for a request that was never sent (interrupted, service down, another origin). */
@@ -491,7 +574,6 @@ function blankRaw(
     requestHeaders: { ...headers },
     requestBody: body,
     headers: {},
-    bytes: Buffer.alloc(0),
     truncated: false,
     durationMs: 0,
   };
@@ -507,37 +589,21 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
   return out;
 }
 
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
-
 function toExchange(
   raw: RawExchange,
   notes: string[],
   resource: string | undefined,
   redactor: Redactor,
 ): Exchange {
-  let text: string;
-  let validUtf8 = true;
-  try {
-    // A body cut short may end inside a character: only a complete body is judged as UTF-8.
-    text = raw.truncated || raw.incomplete ? raw.bytes.toString('utf8') : strictUtf8.decode(raw.bytes);
-  } catch {
-    validUtf8 = false;
-    text = raw.bytes.toString('utf8');
-  }
-  let json: unknown;
-  let isJson = false;
-  if (validUtf8 && text.trim() !== '' && !raw.truncated && !raw.incomplete) {
-    try {
-      json = JSON.parse(text);
-      isJson = true;
-    } catch {
-      json = undefined;
-    }
-  }
-  if (!validUtf8) notes.push('the response body is not valid UTF-8');
+  if (raw.coding) notes.push(raw.coding.note);
+  const body = raw.value ?? NO_BODY;
+  raw.value = undefined;
+  let text = body.text;
+  const { json, isJson, problem: jsonProblem } = body;
+  if (!body.validUtf8) notes.push('the response body is not valid UTF-8');
   const mediaType = (raw.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
   let evidence: Evidence | undefined;
-  return {
+  const exchange: Exchange = {
     method: raw.method,
     url: raw.url,
     status: raw.incomplete ? undefined : raw.status,
@@ -550,11 +616,34 @@ function toExchange(
     durationMs: raw.durationMs,
     error: raw.error,
     resource,
+    ...(jsonProblem !== undefined ? { jsonProblem } : {}),
+    ...(raw.coding?.undecoded !== undefined ? { undecoded: raw.coding.undecoded } : {}),
     get evidence(): Evidence {
-      evidence ??= buildEvidence(raw, text, isJson, notes, redactor);
+      evidence ??= detached(buildEvidence(raw, text, isJson, notes, redactor));
       return evidence;
     },
   };
+  if (text.length > LARGE_TEXT && !raw.truncated) {
+    // A large body keeps its evidence (made now, from the whole) and an excerpt as text; its JSON
+    // value stays whole. Checks judge the value; a text of megabytes held by every exchange a check
+    // keeps (an auth matrix keeps seventy) is what took memory past a gigabyte.
+    void exchange.evidence;
+    exchange.text = ownCopy(text.slice(0, KEPT_TEXT));
+    text = '';
+  }
+  raw.cost = exchange.text.length + body.cost - body.text.length;
+  return exchange;
+}
+
+/**
+ * The evidence with its body excerpts copied: a slice of a long string keeps the whole string
+ * alive, and evidence outlives the exchange (observers and results keep it to the end of the run).
+ */
+function detached(evidence: Evidence): Evidence {
+  const own = (body: unknown): unknown => (typeof body === 'string' ? ownCopy(body) : body);
+  evidence.request.body = own(evidence.request.body);
+  if (evidence.response) evidence.response.body = own(evidence.response.body);
+  return evidence;
 }
 
 function buildEvidence(
@@ -596,12 +685,7 @@ function buildEvidence(
 }
 
 function tryJson(text: string): boolean {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
+  return parseJson(text).ok;
 }
 
 /** Parsed JSON when small enough to show whole, else the text cut at the evidence limit. */

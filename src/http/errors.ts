@@ -1,4 +1,5 @@
 // Transport failures turned into one stable code and a sentence a user understands.
+import { maxHeaderSize } from 'node:http';
 
 export interface TransportError {
   code: string;
@@ -15,6 +16,8 @@ export function describeError(
   if (interrupted && !timedOut)
     return { code: 'E_INTERRUPTED', message: 'stopped: the audit was interrupted' };
   if (timedOut) return { code: 'E_TIMEOUT', message: `no complete response within ${timeoutMs} ms` };
+  const refused = invalidHttp(err);
+  if (refused) return { code: INVALID_HTTP, message: `no valid HTTP answer: ${refused}` };
   const e = err as { code?: string; name?: string; message?: string; cause?: { code?: string } };
   const code = e?.code ?? e?.cause?.code ?? e?.name ?? 'E_UNKNOWN';
   const known: Record<string, string> = {
@@ -36,4 +39,32 @@ export function describeError(
   };
   const text = known[code] ?? (e?.message ? e.message : String(err));
   return { code, message: text };
+}
+
+/** The code of an answer the HTTP parser refused: the service gave no valid answer. */
+export const INVALID_HTTP = 'E_INVALID_HTTP';
+
+/**
+ * What the HTTP parser refused in an answer, in words, from undici's error (with the bytes it
+ * stopped at), or undefined when the error is not about the answer's syntax.
+ */
+function invalidHttp(err: unknown): string | undefined {
+  const e = err as { name?: string; code?: string; message?: string; data?: string } | undefined;
+  if (!e) return undefined;
+  const message = String(e.message ?? '');
+  if (e.name === 'HTTPParserError' || e.code?.startsWith('HPE_')) {
+    // "Response does not match the HTTP/1.1 protocol (Invalid header value char)"
+    const reason = /\(([^)]*)\)\s*$/.exec(message)?.[1] ?? message;
+    const near = e.data ? ` at ${JSON.stringify(e.data.slice(0, 60))}` : '';
+    return `the parser refused it (${reason})${near}`;
+  }
+  if (e.code === 'UND_ERR_HEADERS_OVERFLOW') {
+    return `its header section is larger than the ${Math.round(maxHeaderSize / 1024)} KiB the HTTP parser accepts (${message})`;
+  }
+  // undici asserts on what its parser let through but HTTP forbids (a status code below 100).
+  if (e.code === 'ERR_ASSERTION') {
+    if (/statusCode/.test(message)) return 'the status line holds a status code below 100';
+    return `the parser refused it (${message.split('\n').find((l) => l.trim() !== '' && !/falsy value/.test(l))?.trim() ?? message})`;
+  }
+  return undefined;
 }

@@ -204,6 +204,10 @@ export function summaryLine(run: RunResult, color: boolean, failOn: Severity = '
   let line = `${parts.join(', ')} (${plural(s.requests, 'request')} in ${humanDuration(run.durationMs)})`;
   if (run.shard) line += `, shard ${run.shard.index}/${run.shard.total}`;
   if (run.interrupted) line += c.yellow.bold(' — interrupted: results are incomplete');
+  if (v.noValidAnswer)
+    line += c.red.bold(
+      ` — the service gave no valid HTTP answer to any of the ${plural(s.requests, 'request')}: nothing could be judged, the run fails`,
+    );
   return line;
 }
 

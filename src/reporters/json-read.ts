@@ -141,6 +141,7 @@ export function readJsonReport(text: string): { run?: RunResult; problems: strin
   const startedAt = str(p, doc, 'startedAt', '$') ?? '';
   const durationMs = num(p, doc, 'durationMs', '$');
   const requests = typeof summary.requests === 'number' ? summary.requests : 0;
+  const answered = typeof summary.answered === 'number' ? summary.answered : undefined;
   let shard: RunResult['shard'];
   if (isObject(doc.shard)) {
     const { index, total } = doc.shard;
@@ -171,6 +172,7 @@ export function readJsonReport(text: string): { run?: RunResult; problems: strin
         errored: kept.filter((r) => r.status === 'errored').length,
         waived: kept.filter((r) => r.status === 'waived').length,
         requests,
+        ...(answered !== undefined ? { answered } : {}),
       },
       results: kept,
       cleanup: {

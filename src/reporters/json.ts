@@ -66,6 +66,7 @@ export function jsonReport(result: RunResult): Record<string, unknown> {
       errored: summary.errored,
       waived: summary.waived,
       requests: summary.requests,
+      ...(summary.answered !== undefined ? { answered: summary.answered } : {}),
     },
     results: result.results.map(resultJson),
   };

@@ -24,6 +24,13 @@ export interface Verdict {
   warningsFail: boolean;
   /** How the run ends: `failed` (exit 1), `warning` (exit 0, with warnings), `passed`. */
   level: 'failed' | 'warning' | 'passed';
+  /** True when the service gave no valid HTTP answer to any request: the run fails (exit 1). */
+  noValidAnswer: boolean;
+}
+
+/** True when requests were sent and none got a valid HTTP answer (CONTRACT: never exit 0). */
+export function gaveNoValidAnswer(run: RunResult): boolean {
+  return run.summary.answered === 0 && run.summary.requests > 0;
 }
 
 /** Counts a run's failures and warnings and judges it as the exit code does (default `--fail-on error`). */
@@ -31,6 +38,13 @@ export function verdictOf(run: RunResult, failOn: Severity = 'error'): Verdict {
   const warnings = run.results.filter(isWarning).length;
   const failed = run.results.filter((r) => r.status === 'failed').length - warnings;
   const warningsFail = failOn === 'warning';
-  const failing = failed > 0 || (warningsFail && warnings > 0);
-  return { failed, warnings, warningsFail, level: failing ? 'failed' : warnings > 0 ? 'warning' : 'passed' };
+  const noValidAnswer = gaveNoValidAnswer(run);
+  const failing = failed > 0 || (warningsFail && warnings > 0) || noValidAnswer;
+  return {
+    failed,
+    warnings,
+    warningsFail,
+    level: failing ? 'failed' : warnings > 0 ? 'warning' : 'passed',
+    noValidAnswer,
+  };
 }

@@ -1,6 +1,7 @@
 // ERR-SERVER: no request the audit sends makes the server fail (5xx, or no usable answer).
 import { defineCheck } from '../../src/core/check.js';
 import { answered } from '../../src/core/verdicts.js';
+import { INVALID_HTTP } from '../../src/http/errors.js';
 
 /** Transport failures that mean the server broke (not our cap, not an interruption). */
 const SERVER_BROKE = new Set([
@@ -14,6 +15,8 @@ const SERVER_BROKE = new Set([
   'HPE_INVALID_CONSTANT',
   'HPE_INVALID_HEADER_TOKEN',
   'HPE_INVALID_CHUNK_SIZE',
+  // An answer the HTTP parser refused (status line, headers, framing): no valid answer at all.
+  INVALID_HTTP,
 ]);
 
 export default defineCheck({
@@ -27,13 +30,15 @@ export default defineCheck({
     sends:
       'Nothing of its own: it judges every answer to every request the other checks send, malformed ones included.',
     passes:
-      'No answer is 5xx, and no request is left without a complete answer (reset, stalled or cut short).',
+      'No answer is 5xx, and no request is left without a complete, valid HTTP answer (reset, stalled, cut short, or refused by the HTTP parser: an invalid status line, headers over the parser\'s limit, a NUL byte in a header, conflicting Transfer-Encoding and Content-Length).',
     why: "A 5xx says the fault is the server's: whatever a client sends, the server must answer with a 4xx that says what is wrong, not crash.",
   },
   inspect(x) {
     if (x.status !== undefined && x.status >= 500 && x.status <= 599) return { message: answered(x) };
     if (x.status === undefined && x.error && SERVER_BROKE.has(x.error.code)) {
-      return { message: `${x.method} ${x.url} got no complete answer: ${x.error.message}` };
+      // The invalid-HTTP message says so itself ("no valid HTTP answer: the parser refused it…").
+      const what = x.error.code === INVALID_HTTP ? '' : 'no complete answer: ';
+      return { message: `${x.method} ${x.url} got ${what}${x.error.message}` };
     }
     return undefined;
   },

@@ -12,11 +12,12 @@ export default defineCheck({
   description: {
     sends: 'Nothing of its own: it judges every response the audit receives.',
     passes:
-      'Every non-empty body (except on 204, 304, HEAD and redirects) has a JSON media type (application/json, with or without charset, or any +json type) and parses as UTF-8 JSON.',
+      'Every non-empty body (except on 204, 304, HEAD and redirects) has a JSON media type (application/json, with or without charset, or any +json type) and parses as UTF-8 JSON, nested at most 512 levels deep. A compressed body (Content-Encoding gzip, deflate or br) is judged decoded.',
     why: 'Clients parse every body as JSON; an HTML error page or a mislabelled body turns a clear error into a parser crash.',
   },
   inspect(x) {
-    if (x.status === undefined || x.text === '' || x.truncated) return undefined;
+    // A cut body, or one in a coding the audit cannot decode, cannot be judged.
+    if (x.status === undefined || x.text === '' || x.truncated || x.undecoded) return undefined;
     if (x.method === 'HEAD' || x.status === 204 || x.status === 304 || (x.status >= 100 && x.status < 200))
       return undefined;
     if (x.status >= 300 && x.status < 400) return undefined;
@@ -27,10 +28,12 @@ export default defineCheck({
       };
     }
     if (!x.isJson) {
-      const utf8 = x.evidence.notes?.some((n) => n.includes('not valid UTF-8'));
-      return {
-        message: `${answered(x)} labelled ${x.mediaType} but the body ${utf8 ? 'is not valid UTF-8' : 'does not parse as JSON'}`,
-      };
+      const problem =
+        x.jsonProblem ??
+        (x.evidence.notes?.some((n) => n.includes('not valid UTF-8'))
+          ? 'is not valid UTF-8'
+          : 'does not parse as JSON');
+      return { message: `${answered(x)} labelled ${x.mediaType} but the body ${problem}` };
     }
     return undefined;
   },
