@@ -1,4 +1,5 @@
 // Reading the common valid JSON shapes: bare or enveloped items and lists, volatile fields, deep equality.
+// (Sent values are compared with values read back in values.ts, by meaning.)
 
 /** Keys under which services commonly wrap a single item. */
 const ITEM_ENVELOPES = ['data', 'item', 'result', 'resource', 'record', 'object'];
@@ -153,18 +154,6 @@ export function withoutFields(value: unknown, fields: Iterable<string>): unknown
     return v;
   };
   return walk(value);
-}
-
-/** Fields of `sent` whose values are not found equal in `seen` (for "is the change visible?"). */
-export function missingValues(sent: unknown, seen: unknown): string[] {
-  if (!isObject(sent) || !isObject(seen)) return deepEqual(sent, seen) ? [] : ['(body)'];
-  return Object.keys(sent).filter((k) => !looselyEqual(sent[k], seen[k]));
-}
-
-/** Equality that tolerates a service returning more fields in nested objects than were sent. */
-function looselyEqual(sent: unknown, seen: unknown): boolean {
-  if (isObject(sent) && isObject(seen)) return Object.keys(sent).every((k) => looselyEqual(sent[k], seen[k]));
-  return deepEqual(sent, seen);
 }
 
 /** Differences between two JSON values as JSON-pointer-ish paths, for messages (at most `limit`). */

@@ -2,6 +2,7 @@
 import { defineCheck } from '../../src/core/check.js';
 import { createdFrom } from '../../src/engine/context.js';
 import { valuesNotShown } from './support/shown.js';
+import { describeDifferences } from '../../src/core/values.js';
 import { answered, is2xx } from '../../src/core/verdicts.js';
 
 export default defineCheck({
@@ -18,7 +19,7 @@ export default defineCheck({
   description: {
     sends: "POST of the resource's sample payload to the collection, then GET of the new item's URL.",
     passes:
-      'The POST answers 201 and names the new item (its id field or a Location header); the GET answers 200 with the values sent.',
+      'The POST answers 201 and names the new item (its id field or a Location header); the GET answers 200 with the values sent, compared by meaning: a number may read back as a decimal string of the same value ("3.00"), a date-time in another RFC 3339 spelling of the same instant, a date as midnight UTC of that day; a rounded number is a changed value.',
     why: 'Clients branch on 201 to know something was created, and need its id or URL to use it.',
   },
   async run(ctx) {
@@ -47,10 +48,10 @@ export default defineCheck({
       });
       return;
     }
-    const missing = valuesNotShown(r.sample, read.json, r.idField);
-    if (missing.length > 0) {
+    const differences = valuesNotShown(r.sample, read.json, r.idField);
+    if (differences.length > 0) {
       ctx.fail({
-        message: `the created item reads back without the values sent for ${missing.map((f) => `"${f}"`).join(', ')}`,
+        message: `the created item does not read back the values sent: ${describeDifferences(differences)}`,
         evidence: [post, read],
       });
     }
