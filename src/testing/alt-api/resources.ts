@@ -189,7 +189,9 @@ function checkField(name: string, spec: FieldSpec, value: unknown): string | und
         ? undefined
         : `"${name}" must be a date-time such as 2026-05-04T09:30:00Z`;
     case 'date':
-      return typeof value === 'string' && isDate(value) ? undefined : `"${name}" must be a date such as 2026-05-04`;
+      return typeof value === 'string' && isDate(value)
+        ? undefined
+        : `"${name}" must be a date such as 2026-05-04`;
     case 'boolean':
       return typeof value === 'boolean' ? undefined : `"${name}" must be true or false`;
     case 'strings':
