@@ -1,4 +1,5 @@
 // The command line: run, init, list, explain, demo. Returns the exit code; never calls process.exit.
+import { resolve } from 'node:path';
 import yargs from 'yargs';
 import type { Check } from '../core/check.js';
 import { ConformanceError } from '../core/errors.js';
@@ -79,7 +80,11 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
           baseUrl: argv['base-url'],
           env: io.env,
           openapi: argv.openapi,
-          documentStep: openApiStep({ allowRefs: argv['openapi-allow-ref'].map(String) }),
+          documentStep: openApiStep({
+            // Relative to the working directory, also for a document the config file names.
+            allowRefs: argv['openapi-allow-ref'].map((dir) => resolve(String(dir))),
+            timeoutMs: flags.timeout,
+          }),
         });
         if (!flags.quiet)
           for (const note of config.openapiNotes ?? []) io.stderr.write(`conformance: note: ${note}\n`);

@@ -15,6 +15,8 @@ export const DEFAULT_TOKEN_ENV = {
 export interface OpenApiStepOptions {
   /** `--openapi-allow-ref`: folders a local document's `$ref`s may read beside its own. */
   allowRefs?: string[];
+  /** Deadline of each request fetching a document or a file it names (`--timeout`). */
+  timeoutMs?: number;
 }
 
 /**
@@ -28,7 +30,11 @@ export async function applyOpenApi(
   options: OpenApiStepOptions = {},
 ): Promise<DocumentStepOutput> {
   const { source, problems } = input;
-  const loaded = await loadOpenApi(source, { cwd: input.cwd, allowRefs: options.allowRefs ?? [] });
+  const loaded = await loadOpenApi(source, {
+    cwd: input.cwd,
+    allowRefs: options.allowRefs ?? [],
+    ...(options.timeoutMs === undefined ? {} : { limits: { timeoutMs: options.timeoutMs } }),
+  });
   const derived = deriveConfig(loaded.document, loaded.url ? { documentUrl: loaded.url } : {});
   const merged = mergeDerived(input.data, derived);
   if (merged.baseUrl === undefined && !input.baseUrlGiven && 'problem' in derived.baseUrl) {

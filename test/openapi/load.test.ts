@@ -2,23 +2,12 @@
 import { describe, expect, it } from '@jest/globals';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { loadOpenApi, OpenApiError } from '../../src/openapi/load.js';
+import { loadOpenApi } from '../../src/openapi/load.js';
 import { renderedLines } from '../../src/openapi/problems.js';
 import { startRawFixture } from '../../src/testing/fixture-server.js';
-import { fixture, tempFolder } from './helpers.js';
+import { fixture, openApiProblems, tempFolder } from './helpers.js';
 
-async function problemsOf(
-  source: string,
-  options: Parameters<typeof loadOpenApi>[1] = {},
-): Promise<string[]> {
-  try {
-    await loadOpenApi(source, options);
-  } catch (error) {
-    if (error instanceof OpenApiError) return error.problems;
-    throw error;
-  }
-  throw new Error('expected an OpenApiError, but the document loaded');
-}
+const problemsOf = openApiProblems;
 
 async function write(files: Record<string, string>): Promise<string> {
   const dir = await tempFolder();

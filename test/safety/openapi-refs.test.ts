@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { loadOpenApi, OpenApiError } from '../../src/openapi/load.js';
+import { loadOpenApi } from '../../src/openapi/load.js';
+import { openApiProblems } from '../openapi/helpers.js';
 import {
   startExampleFixture,
   startRawFixture,
@@ -86,15 +87,7 @@ async function run(target: Target, openapi: string, extra: string[] = []) {
   });
 }
 
-async function problemsOf(source: string, options: Parameters<typeof loadOpenApi>[1]): Promise<string[]> {
-  try {
-    await loadOpenApi(source, options);
-  } catch (error) {
-    if (error instanceof OpenApiError) return error.problems;
-    throw error;
-  }
-  throw new Error('expected an OpenApiError, but the document loaded');
-}
+const problemsOf = openApiProblems;
 
 describe('a fetched document refers only to its own origin', () => {
   it('a file:// $ref: exit 2 naming it, and the file never reaches the target', async () => {
