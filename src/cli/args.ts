@@ -45,7 +45,7 @@ export function checkNumber(
 
 /** The `--timeout` every command that sends requests takes. */
 export function checkTimeout(value: number): void {
-  checkNumber('timeout', value, { min: 1, max: MAX_TIMER_MS, whole: true, unit: 'milliseconds' });
+  checkNumber('timeout', value, { min: 1, max: MAX_TIMER_MS, unit: 'milliseconds' });
 }
 
 /** --quiet and --verbose ask for opposite things: refused rather than one silently winning. */
