@@ -8,6 +8,7 @@ import {
   type Secret,
   type WebhookConfig,
 } from '../core/types.js';
+import { dotSegmentProblem } from '../core/dot-segments.js';
 import { resolveItemSchema } from './item-schema.js';
 import { pathKey, type Problem, type Segment } from './problems.js';
 import { didYouMean } from './suggest.js';
@@ -124,6 +125,8 @@ export function buildConfig(
         `must be a plain path, without query, fragment or spaces (got ${JSON.stringify(resource.path)})`,
       );
     }
+    const dots = dotSegmentProblem(resource.path);
+    if (dots !== undefined) problem(['resources', index, 'path'], dots);
     const out: ResourceConfig = {
       name: resource.name,
       path: resource.path.length > 1 ? resource.path.replace(/\/+$/, '') || '/' : resource.path,
@@ -194,6 +197,8 @@ function buildWebhooks(
   names: string[],
   problem: (path: Segment[], message: string) => void,
 ): WebhookConfig {
+  const dots = dotSegmentProblem(raw.subscribe.path);
+  if (dots !== undefined) problem(['webhooks', 'subscribe', 'path'], dots);
   raw.expect.forEach((expectation, index) => {
     const resource = expectation.after.resource;
     if (!names.includes(resource)) {
