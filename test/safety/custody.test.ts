@@ -1,5 +1,6 @@
 // A service that lies about what a write did: the audit never touches a record it did not create, says
 // so in MTH-CREATE and the cleanup report, and leaves nothing it created behind unreported.
+import { readFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { cli, readReport, STACK_LINE, tempDir, writeConfig, type ReportJson } from './helpers.js';
 import { startCounter } from './hostile.js';
@@ -27,7 +28,7 @@ async function liar(lie: Lie, other?: string): Promise<LiarServer> {
 async function audit(
   server: LiarServer,
   options: { timeoutMs?: number; config?: Record<string, unknown> } = {},
-): Promise<{ code: number; stdout: string; report: ReportJson; cleanup: CleanupJson }> {
+): Promise<{ code: number; stdout: string; out: string; report: ReportJson; cleanup: CleanupJson }> {
   const dir = await tempDir();
   const config = await writeConfig(dir, options.config);
   const out = `${dir}/reports`;
@@ -43,12 +44,14 @@ async function audit(
     String(options.timeoutMs ?? 2000),
     '--skip',
     'LIM-*',
+    '--reporter',
+    'console,json,junit,markdown',
     '--no-color',
   ]);
   const report = await readReport(out);
   expect(run.stdout + run.stderr).not.toMatch(STACK_LINE);
   expect(report.results.filter((r) => r.status === 'errored')).toEqual([]);
-  return { ...run, report, cleanup: report.cleanup as unknown as CleanupJson };
+  return { ...run, out, report, cleanup: report.cleanup as unknown as CleanupJson };
 }
 
 /** Records 1-3 (someone else's) are byte for byte what they were, and no write ever reached them. */
@@ -197,7 +200,7 @@ describe('a create whose answer is lost', () => {
     '%s: what it stored is found in the collection and deleted',
     async (lie, timeoutMs, error) => {
       const server = await liar(lie);
-      const { stdout, cleanup } = await audit(server, { timeoutMs });
+      const { stdout, out, cleanup } = await audit(server, { timeoutMs });
       expectOthersUntouched(server);
       expect(server.stored).toBeGreaterThan(0);
       expect(cleanup.recovered?.length).toBe(server.stored);
@@ -210,8 +213,14 @@ describe('a create whose answer is lost', () => {
       }
       expect(cleanup.leftovers).toEqual([]);
       expect(server.records().length).toBe(othersBefore().length);
-      expect(stdout).toMatch(
-        new RegExp(`Cleanup: found and deleted ${server.stored} items? a create stored without naming`),
+      // Every report says so.
+      const said = new RegExp(
+        `Cleanup: found and deleted ${server.stored} items? a create stored without naming`,
+      );
+      expect(stdout).toMatch(said);
+      expect(await readFile(`${out}/summary.md`, 'utf8')).toMatch(said);
+      expect(await readFile(`${out}/junit.xml`, 'utf8')).toMatch(
+        /Cleanup found and deleted: widgets http:\/\/127\.0\.0\.1:\d+\/v1\/widgets\/\d+: found after POST/,
       );
     },
     60_000,
