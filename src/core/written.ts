@@ -52,9 +52,8 @@ function walk(sent: unknown[], seen: unknown, path: string, skip: Set<string>, o
     return;
   }
   // A field the audit set to null (a merge-patch removal) may read back absent or null: handled above.
-  out.contradictions.push(
-    `${path || '/'}: ${short(seen, 40)} (written: ${sent.map((v) => short(v, 30)).join(' or ')})`,
-  );
+  const values = [...new Set(sent.map((v) => short(v, 30)))];
+  out.contradictions.push(`${path || '/'}: ${short(seen, 40)} (written: ${values.join(' or ')})`);
 }
 
 /** One written value against what is shown, loosely (see compareWritten). */
@@ -70,6 +69,34 @@ function compatible(sent: unknown, seen: unknown): boolean {
   }
   if (isObject(seen) || Array.isArray(seen) || seen === null) return false;
   return String(sent).trim().toLowerCase() === String(seen).trim().toLowerCase();
+}
+
+/**
+ * The values an answer shows for the fields a body sent (same nesting), so that what the service
+ * made of them (a trimmed string, a normalised date, `3.5` for `"3.50"`) counts as written too.
+ * Fields the body did not send are left out: only what the audit wrote is ever compared.
+ */
+export function shownFor(
+  sent: unknown,
+  answer: unknown,
+  idField: string,
+): Record<string, unknown> | undefined {
+  const body = unwrapPayload(sent)[0] ?? sent;
+  const item = unwrapItemLoose(answer, idField);
+  if (!isObject(body) || !item) return undefined;
+  const pick = (from: Record<string, unknown>, shape: Record<string, unknown>): Record<string, unknown> => {
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(shape)) {
+      if (!(key in from)) continue;
+      out[key] =
+        isObject(value) && isObject(from[key])
+          ? pick(from[key] as Record<string, unknown>, value)
+          : from[key];
+    }
+    return out;
+  };
+  const shown = pick(item, body);
+  return Object.keys(shown).length > 0 ? shown : undefined;
 }
 
 /** The content of a payload wrapped under an envelope key (beside other members or not), if any. */

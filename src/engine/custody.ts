@@ -6,7 +6,7 @@ import { answered, is2xx, requestLine } from '../core/verdicts.js';
 import type { HttpClient } from '../http/client.js';
 import type { Ledger } from './ledger.js';
 import { SeenIds } from './seen-ids.js';
-import { compareWritten } from '../core/written.js';
+import { compareWritten, shownFor } from '../core/written.js';
 import { readCollection } from './collection-read.js';
 
 /** A create the service may have acted on without naming a new item (lost answer, refused, no id). */
@@ -124,8 +124,16 @@ export class Custody {
     if (x.method === 'DELETE') this.ledger.markDeleted(path);
     else if (x.method === 'PUT' || x.method === 'PATCH') {
       const body = bodyOf(options);
-      if (body !== undefined) this.ledger.noteWrite(path, body);
+      if (body === undefined) return;
+      this.ledger.noteWrite(path, body);
+      this.noteAnswer(path, body, x, r);
     }
+  }
+
+  /** What the answer to an accepted write shows for the fields sent also counts as written. */
+  private noteAnswer(path: string, body: unknown, x: Exchange, r: ResourceConfig): void {
+    const shown = shownFor(body, x.json, r.idField);
+    if (shown) this.ledger.noteWrite(path, shown);
   }
 
   /** What the audit made of a create's answer (undefined for anything but a POST to a collection). */
@@ -201,6 +209,7 @@ export class Custody {
       if (doubt) return refuse(doubt);
     }
     this.ledger.add(r.name, created.path, body);
+    this.noteAnswer(created.path, body, x, r);
     this.seen.forget(r.name, id);
     this.adoptions.set(x, { kind: 'new', created });
   }

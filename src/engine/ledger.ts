@@ -8,15 +8,16 @@ export interface LedgerEntry {
   path: string;
   deleted: boolean;
   /**
-   * The bodies the audit wrote to the item (its create, then each accepted PUT or PATCH; the first
-   * and the latest few): cleanup deletes the item only while a read-back still holds them.
+   * The bodies the audit wrote to the item (its create, then each accepted PUT or PATCH, each
+   * followed by what its answer showed for the fields sent; the create and the latest few):
+   * cleanup deletes the item only while a read-back still holds them.
    * Empty for things registered without a body (ctx.track).
    */
   written: unknown[];
 }
 
-/** Bodies remembered per entry: the create and the latest writes. */
-const MAX_WRITTEN = 8;
+/** Bodies remembered per entry: the create (what was sent and what its answer showed) and the latest writes. */
+const MAX_WRITTEN = 16;
 
 export class Ledger {
   private readonly entries = new Map<string, LedgerEntry>();
@@ -39,7 +40,7 @@ export class Ledger {
     const entry = this.entries.get(path);
     if (!entry || entry.deleted || entry.written.length === 0) return;
     entry.written.push(body);
-    if (entry.written.length > MAX_WRITTEN) entry.written.splice(1, 1);
+    if (entry.written.length > MAX_WRITTEN) entry.written.splice(2, 1);
   }
 
   /** The entry of a path, if the audit created it. */

@@ -1,6 +1,6 @@
 // Custody of test data: the seen-ids registry, which ids may be adopted, and what cleanup compares.
 import { describe, expect, it } from '@jest/globals';
-import { compareWritten } from '../../src/core/written.js';
+import { compareWritten, shownFor } from '../../src/core/written.js';
 import { addressable, itemPathOf } from '../../src/engine/custody.js';
 import { MAX_SEEN_IDS, SeenIds } from '../../src/engine/seen-ids.js';
 import { auditFixture } from '../../src/testing/check-tester.js';
@@ -78,6 +78,17 @@ describe('compareWritten', () => {
     expect(
       compareWritten([doc], { data: { id: '7', type: 'widgets', attributes: { name: 'bolt' } } }, 'id'),
     ).toEqual({ contradictions: [], agreed: 2 });
+  });
+
+  it('takes what the service made of the values sent (its answer) as written too, and nothing else', () => {
+    const sent = { name: ' bolt ', price: '3.50', size: { width: 2 } };
+    const answer = { data: { id: 7, name: 'bolt', price: 3.5, size: { width: 2, unit: 'cm' }, views: 0 } };
+    const shown = shownFor(sent, answer, 'id');
+    expect(shown).toEqual({ name: 'bolt', price: 3.5, size: { width: 2 } });
+    const later = { id: 7, name: 'bolt', price: 3.5, size: { width: 2, unit: 'mm' }, views: 12 };
+    expect(compareWritten([sent], later, 'id').contradictions).toEqual(['/price: 3.5 (written: "3.50")']);
+    expect(compareWritten([sent, shown], later, 'id').contradictions).toEqual([]);
+    expect(shownFor(sent, { id: 7 }, 'id')).toBeUndefined();
   });
 
   it('names the fields another record holds', () => {
