@@ -164,8 +164,13 @@ export interface RunSummary {
 export interface CleanupReport {
   created: number;
   deleted: number;
-  /** Resources the audit created and could not delete. */
+  /** Resources the audit created and could not delete (or did not, with the reason). */
   leftovers: Array<{ resource: string; url: string; reason: string }>;
+  /**
+   * Items a create stored without naming them (its answer was lost, named no usable id, or named
+   * an item that existed before), found in the collection and deleted; counted in `deleted`.
+   */
+  recovered?: Array<{ resource: string; url: string; reason: string }>;
 }
 
 export interface RunResult {

@@ -6,8 +6,9 @@ import type { AuditConfig, CheckResult, RunResult, Severity } from '../core/type
 import { toolVersion } from '../core/paths.js';
 import { ConformanceError, UnreachableError } from '../core/errors.js';
 import { HttpClient, type Clock } from '../http/client.js';
-import { createdFrom, SkipSignal, TaskContext, type ContextDeps } from './context.js';
+import { SkipSignal, TaskContext, type ContextDeps } from './context.js';
 import { Ledger } from './ledger.js';
+import { Custody } from './custody.js';
 import { buildPlan, type Task } from './plan.js';
 import { ObserverHub } from './observers.js';
 import { Locks } from './locks.js';
@@ -54,6 +55,7 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
     shard: options.shard,
   });
   const ledger = new Ledger();
+  const custody = new Custody(config, ledger);
   const hub = new ObserverHub(plan.observers, config);
   /** Off during the reachability probe and cleanup: observers judge only the checks' own traffic. */
   let observing = false;
@@ -68,10 +70,9 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
     clock: options.clock,
     userAgent: `conformance/${toolVersion()}`,
     onExchange: (exchange) => {
-      if (observing) {
-        autoLedger(exchange, config, ledger);
-        hub.inspect(exchange);
-      }
+      // Every answer read, the probes' and cleanup's too, tells which ids exist.
+      custody.observe(exchange);
+      if (observing) hub.inspect(exchange);
       options.onExchange?.(exchange);
     },
   });
@@ -100,6 +101,7 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
       config,
       client,
       ledger,
+      custody,
       readOnly: options.readOnly ?? false,
       maxRps: options.maxRps,
       signal,
@@ -126,8 +128,8 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
     for (const result of observed) record(result);
     observing = false;
     // Cleanup runs even after an interruption, and gives a service that stopped answering one more try.
-    await client.beginCleanup(ledger.pending().length > 0);
-    const cleanupReport = await cleanup(client, ledger);
+    await client.beginCleanup(ledger.pending().length > 0 || custody.unaccountedCreates().length > 0);
+    const cleanupReport = await cleanup(client, ledger, custody, config);
     const interrupted = signal.aborted;
     return {
       tool: { name: 'conformance', version: toolVersion() },
@@ -243,32 +245,4 @@ export async function runTask(task: Task, deps: ContextDeps): Promise<CheckResul
     message: joinMessages(ctx.failures.map((f) => f.message)),
     evidence,
   });
-}
-
-/** Registers every item a 2xx POST to a collection created, whoever sent it, so cleanup finds it. */
-function autoLedger(exchange: Exchange, config: AuditConfig, ledger: Ledger): void {
-  if (exchange.status === undefined || exchange.status < 200 || exchange.status > 299) return;
-  let path: string;
-  try {
-    path = new URL(exchange.url).pathname;
-  } catch {
-    return;
-  }
-  const basePath = new URL(config.baseUrl).pathname.replace(/\/$/, '');
-  if (!path.startsWith(basePath)) return;
-  const relative = path.slice(basePath.length).replace(/\/$/, '');
-  if (exchange.method === 'POST') {
-    const resource = config.resources.find((r) => r.path === relative);
-    if (!resource) return;
-    const created = createdFrom(exchange, resource);
-    if (created) ledger.add(resource.name, created.path);
-    else
-      ledger.addUntrackable(
-        resource.name,
-        exchange.url,
-        `POST answered ${exchange.status} but named no id: the audit cannot delete it`,
-      );
-  } else if (exchange.method === 'DELETE') {
-    ledger.markDeleted(relative);
-  }
 }

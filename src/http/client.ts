@@ -1,4 +1,4 @@
-// The one HTTP client: deadlines, body cap, same-origin redirects, 429 back-off, rate cap, evidence.
+// The one HTTP client: deadlines, body cap, same-origin redirects of reads, 429 back-off, rate cap, evidence.
 import { Agent, Client, request, type Dispatcher } from 'undici';
 import type { AuthChoice, Exchange, SendOptions } from '../core/check.js';
 import type { Evidence, Secret } from '../core/types.js';
@@ -181,9 +181,9 @@ export class HttpClient {
   /** Sends a request; never throws for transport problems (they are in `exchange.error`). */
   async send(options: SendOptions, resource?: string, via?: Dispatcher): Promise<Exchange> {
     const notes: string[] = [];
-    let method = options.method.toUpperCase();
+    const method = options.method.toUpperCase();
     let url = this.resolve(options.path);
-    let body: string | Buffer | undefined =
+    const body: string | Buffer | undefined =
       options.body ?? (options.json !== undefined ? JSON.stringify(options.json) : undefined);
     const headers: Record<string, string> = { 'user-agent': this.opts.userAgent, accept: 'application/json' };
     const authorization = this.authorization(options.auth);
@@ -238,6 +238,14 @@ export class HttpClient {
           );
           return this.finish(raw, notes, resource);
         }
+        if (!SAFE_METHODS.has(method)) {
+          // A write goes only where the audit addressed it: a redirect could aim it at an item the
+          // audit did not create, so the 3xx itself is the answer.
+          notes.push(
+            `redirect (${raw.status}) to ${target.href} not followed: the audit never follows a redirect for a ${method}`,
+          );
+          return this.finish(raw, notes, resource);
+        }
         if (hops >= this.opts.maxRedirects) {
           raw.error = {
             code: 'E_REDIRECT_LIMIT',
@@ -247,12 +255,9 @@ export class HttpClient {
         }
         hops++;
         notes.push(`redirected (${raw.status}) from ${url} to ${target.href}`);
+        // Only reads get here, and they keep their method (a 303 included): the request sent is
+        // the request the evidence shows.
         url = target.href;
-        if (raw.status === 303 || ((raw.status === 301 || raw.status === 302) && method === 'POST')) {
-          method = method === 'HEAD' ? 'HEAD' : 'GET';
-          body = undefined;
-          delete headers['content-type'];
-        }
         continue;
       }
       return this.finish(raw, notes, resource);

@@ -176,11 +176,8 @@ export function readJsonReport(text: string): { run?: RunResult; problems: strin
       cleanup: {
         created: typeof cleanup.created === 'number' ? cleanup.created : 0,
         deleted: typeof cleanup.deleted === 'number' ? cleanup.deleted : 0,
-        leftovers: (Array.isArray(cleanup.leftovers) ? cleanup.leftovers : []).filter(isObject).map((l) => ({
-          resource: String(l.resource ?? ''),
-          url: String(l.url ?? ''),
-          reason: String(l.reason ?? ''),
-        })),
+        leftovers: cleanupEntries(cleanup.leftovers),
+        ...(Array.isArray(cleanup.recovered) ? { recovered: cleanupEntries(cleanup.recovered) } : {}),
       },
       ...(doc.interrupted === true ? { interrupted: true } : {}),
       ...(shard ? { shard } : {}),
@@ -193,4 +190,13 @@ export function readJsonReport(text: string): { run?: RunResult; problems: strin
         : {}),
     },
   };
+}
+
+/** The `{resource, url, reason}` entries of a cleanup list (leftovers, recovered), as text. */
+function cleanupEntries(list: unknown): Array<{ resource: string; url: string; reason: string }> {
+  return (Array.isArray(list) ? list : []).filter(isObject).map((l) => ({
+    resource: String(l.resource ?? ''),
+    url: String(l.url ?? ''),
+    reason: String(l.reason ?? ''),
+  }));
 }

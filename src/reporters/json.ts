@@ -78,6 +78,15 @@ export function jsonReport(result: RunResult): Record<string, unknown> {
         url: l.url,
         reason: l.reason,
       })),
+      ...(result.cleanup.recovered
+        ? {
+            recovered: result.cleanup.recovered.map((l) => ({
+              resource: l.resource,
+              url: l.url,
+              reason: l.reason,
+            })),
+          }
+        : {}),
     };
   }
   if (result.interrupted !== undefined) out.interrupted = result.interrupted;

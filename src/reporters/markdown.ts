@@ -77,6 +77,14 @@ function totals(run: RunResult): string[] {
     notes.push(`${plural(notProbed.length, 'declared path')} not probed:`);
     for (const n of notProbed) notes.push(`- ${mdText(n.path)}: ${mdText(firstLine(n.reason))}`);
   }
+  const recovered = run.cleanup?.recovered ?? [];
+  if (recovered.length > 0) {
+    notes.push(
+      `Cleanup: found and deleted ${plural(recovered.length, 'item')} a create stored without naming:`,
+    );
+    for (const l of recovered)
+      notes.push(`- ${mdText(l.resource)} ${mdText(l.url)}: ${mdText(firstLine(l.reason))}`);
+  }
   const leftovers = run.cleanup?.leftovers ?? [];
   if (leftovers.length > 0) {
     notes.push(`⚠️ Cleanup: ${plural(leftovers.length, 'resource')} the audit created could not be deleted:`);
