@@ -31,6 +31,8 @@ export interface RunOptions {
   onResult?: (result: CheckResult, done: number, total: number) => void;
   /** Called with every exchange the audit makes (HAR export...). */
   onExchange?: (exchange: Exchange) => void;
+  /** Called once with each warning about the run (also in RunResult.notes), e.g. a secret too short to redact well. */
+  onNote?: (note: string) => void;
   /** Clock for waiver expiry, read once at the start (default: the start of the run); tests inject one. */
   now?: () => Date;
   /** Skip the reachability probe (tests of unreachable handling turn it on). */
@@ -67,6 +69,7 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
     signal,
     clock: options.clock,
     userAgent: `conformance/${toolVersion()}`,
+    onNote: options.onNote,
     onExchange: (exchange) => {
       if (observing) {
         autoLedger(exchange, config, ledger);
@@ -140,6 +143,7 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
       ...(interrupted ? { interrupted: true } : {}),
       ...(options.shard ? { shard: options.shard } : {}),
       ...(config.notProbed?.length ? { notProbed: config.notProbed.map((n) => ({ ...n })) } : {}),
+      ...(client.redactor.notes.length ? { notes: [...client.redactor.notes] } : {}),
     };
   } finally {
     await client.close();
