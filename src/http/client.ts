@@ -602,22 +602,10 @@ function bodyForEvidence(text: string, isJson: boolean, redactor: Redactor): unk
   if (isJson) {
     try {
       // Parsing undoes escapes ("\u0041", "\/"): the values are searched again as parsed.
-      return redactDeep(JSON.parse(redactor.body(text, true)), redactor);
+      return redactor.json(JSON.parse(redactor.body(text, true)));
     } catch {
       return redactor.body(text, false);
     }
   }
   return redactor.body(text, false);
-}
-
-/** Every string (and key) of a JSON value with secrets removed. */
-function redactDeep(value: unknown, redactor: Redactor): unknown {
-  if (typeof value === 'string') return redactor.text(value);
-  if (Array.isArray(value)) return value.map((v) => redactDeep(v, redactor));
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.entries(value).map(([k, v]) => [redactor.text(k), redactDeep(v, redactor)]),
-    );
-  }
-  return value;
 }

@@ -50,7 +50,7 @@ export class Redactor {
   private secrets: Registered[] = [];
   /** Fragment -> the secrets (and offsets in them) it starts a run of. */
   private readonly fragments = new Map<string, Array<{ entry: Registered; offset: number }>>();
-  /** Shortest form: a text shorter than it holds no form at all (only exact values). */
+  /** Length of the shortest form: a text shorter than it holds no form at all (only exact values). */
   private shortestForm = Infinity;
   private readonly noted = new Set<string>();
   private readonly onNote: ((note: string) => void) | undefined;
@@ -101,6 +101,19 @@ export class Redactor {
   }
 
   /**
+   * Every string (and key) of a parsed JSON value with secrets removed: parsing undid the escapes
+   * of the raw text, so a secret escaped twice (JSON inside a JSON string) is found here.
+   */
+  json(value: unknown): unknown {
+    if (typeof value === 'string') return this.text(value);
+    if (Array.isArray(value)) return value.map((v) => this.json(v));
+    if (value !== null && typeof value === 'object') {
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [this.text(k), this.json(v)]));
+    }
+    return value;
+  }
+
+  /**
    * The first `limit` characters of a body too long to show whole, redacted as a body that does not
    * parse. Only those and a margin after them are searched, so a secret across the cut is hidden
    * whole and a megabyte body costs no more than a short one.
@@ -121,7 +134,8 @@ export class Redactor {
   headers(input: Record<string, string>): Record<string, string> {
     const out: Record<string, string> = {};
     for (const [name, value] of Object.entries(input)) {
-      let key = this.text(name.toLowerCase());
+      // A name cannot hold every character of a secret: a service puts in what it can.
+      let key = this.replace(name.toLowerCase(), true);
       // Two names redacted to the same text stay two headers.
       for (let n = 2; key in out; n++) key = `${key.replace(/ \(\d+\)$/, '')} (${n})`;
       out[key] = SENSITIVE_HEADERS.has(key) ? redactCredential(value) : this.text(value);
@@ -142,10 +156,14 @@ export class Redactor {
         found.push({ start: at, end: at + secret.value.length, secret });
       }
     }
-    if (input.length >= this.shortestForm) {
+    // A decoded view is never longer than its text: a shorter text cannot hold a form or a fragment.
+    const findForms = input.length >= this.shortestForm;
+    const findFragments = fragments && this.fragments.size > 0 && input.length >= FRAGMENT_LENGTH;
+    if (findForms || findFragments) {
       const view = decodedView(input);
-      for (const { forms } of this.secrets) for (const form of forms) findForm(view, form, found);
-      if (fragments && this.fragments.size > 0) this.findFragments(view, found);
+      if (findForms)
+        for (const { forms } of this.secrets) for (const form of forms) findForm(view, form, found);
+      if (findFragments) this.findFragments(view, found);
     }
     return merge(found);
   }
