@@ -8,9 +8,7 @@ import { promisify } from 'node:util';
 import { curlLine } from '../../src/http/curl.js';
 import { Redactor } from '../../src/http/redact.js';
 import { startRawFixture, type FixtureServer } from '../../src/testing/fixture-server.js';
-
-/** A token a shell would act on if it ever parsed it: quotes, substitutions, separators, globs, `!`. */
-export const HOSTILE_TOKEN = `Mq'"$(touch injected1)\`touch injected2\`;touch injected3|&<>*?!{a,b}[x]\\ #~%\${HOME}-9`;
+import { HOSTILE_TOKEN } from '../safety/spellings.js';
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {

@@ -35,6 +35,9 @@ const NAMES: Record<string, string> = {
 };
 const BY_NAME = new Map(Object.entries(NAMES).map(([char, name]) => [name.toLowerCase(), char]));
 
+/** A token a shell would act on if it ever parsed it: quotes, substitutions, separators, globs, `!`. */
+export const HOSTILE_TOKEN = `Mq'"$(touch injected1)\`touch injected2\`;touch injected3|&<>*?!{a,b}[x]\\ #~%\${HOME}-9`;
+
 const b64 = (text: string): string => Buffer.from(text).toString('base64');
 const b64url = (text: string): string => Buffer.from(text).toString('base64url');
 const hex = (text: string): string => Buffer.from(text).toString('hex');
@@ -190,15 +193,24 @@ function views(text: string): string[] {
 /**
  * Every place a secret shows in the outputs, read raw and through JSON, HTML/XML, backslash and
  * URL decoding, case and whitespace ignored: "<what> of secret #<n> in <output>". Empty when none.
+ * `exact`: only the secret as it is (for secrets too short to look for in other spellings).
  */
-export function findLeaks(outputs: Array<[string, string]>, secrets: string[]): string[] {
+export function findLeaks(
+  outputs: Array<[string, string]>,
+  secrets: string[],
+  options: { exact?: boolean } = {},
+): string[] {
   const leaks = new Set<string>();
-  const checks = secrets.map((secret, n) => ({ n, ...patterns(secret) }));
+  const checks = secrets.map((secret, n) => ({ n, secret, ...patterns(secret) }));
   for (const [name, text] of outputs) {
     for (const view of views(text)) {
       const squeezed = view.replace(/\s/g, '');
       const lower = squeezed.toLowerCase();
-      for (const { n, lower: l, cased } of checks) {
+      for (const { n, secret, lower: l, cased } of checks) {
+        if (options.exact) {
+          if (view.includes(secret)) leaks.add(`"${secret}" of secret #${n} in ${name}`);
+          continue;
+        }
         const found = l.exec(lower) ?? cased.exec(squeezed);
         if (found) leaks.add(`"${found[0]}" of secret #${n} in ${name}`);
       }
