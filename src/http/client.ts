@@ -601,8 +601,11 @@ function bodyForEvidence(text: string, isJson: boolean, redactor: Redactor): unk
   }
   if (isJson) {
     try {
-      // Parsing undoes escapes ("\u0041", "\/"): the values are searched again as parsed.
-      return redactor.json(JSON.parse(redactor.body(text, true)));
+      const redacted = redactor.body(text, true);
+      // Without a backslash the parsed values are exactly what was searched. With escapes, they
+      // are searched again as parsed: an escaped backslash hides a second level ("\\u0041"),
+      // and a short secret is matched only as it is.
+      return redacted.includes('\\') ? redactor.json(JSON.parse(redacted)) : JSON.parse(redacted);
     } catch {
       return redactor.body(text, false);
     }

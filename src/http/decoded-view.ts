@@ -91,40 +91,88 @@ const SIMPLE_ESCAPES: Record<string, string> = {
 
 /** What the view leaves out: whitespace, zero-width characters and the control characters escapes spell. */
 export const SPACE_CLASS = '[\\s\\u0085\\u180e\\u200b-\\u200d\\ufeff\\b\\0]';
-const SPACE = new RegExp(`^${SPACE_CLASS}$`);
-/** Characters that begin an escape or reference, or are left out: text without any is read as is. */
-const SPECIAL = new RegExp(`[&%\\\\]|${SPACE_CLASS}`);
+const SPACES = new RegExp(`${SPACE_CLASS}+`, 'g');
+/** Where a unit may begin that is not the character itself: an escape, a reference, whitespace. */
+const CANDIDATE = new RegExp(`[&%\\\\]|${SPACE_CLASS}+`, 'g');
 
-/** Reads `text` as described on DecodedView. Linear in the length of the text. */
+/**
+ * Reads `text` as described on DecodedView, in time linear in its length. The positions are
+ * worked out only when asked for (when a secret was found), so a text without one costs a scan.
+ */
 export function decodedView(text: string): DecodedView {
-  const lower = text.toLowerCase();
-  // The common case: nothing to decode, and lower-casing kept every position.
-  if (!SPECIAL.test(text) && lower.length === text.length) {
-    return { cased: text, lower, start: (i) => i, end: (i) => i + 1 };
+  const parts: string[] = [];
+  walk(
+    text,
+    (from, to) => parts.push(text.slice(from, to)),
+    (decoded) => parts.push(decoded),
+  );
+  const cased = parts.length === 1 ? parts[0] : parts.join('');
+  const lower = lowerUnits(cased);
+  if (cased.length === text.length && parts.length === 1) {
+    return { cased, lower, start: (i) => i, end: (i) => i + 1 };
   }
-  const cased: string[] = [];
-  const lowered: string[] = [];
-  const starts: number[] = [];
-  const ends: number[] = [];
-  let i = 0;
-  while (i < text.length) {
-    const [decoded, next] = readUnit(text, i);
-    for (const unit of splitUnits(decoded)) {
-      if (SPACE.test(unit)) continue;
-      const low = unit.toLowerCase();
-      cased.push(unit);
-      lowered.push(low.length === unit.length ? low : unit);
-      starts.push(i);
-      ends.push(next);
+  let starts: Int32Array | undefined;
+  let ends: Int32Array | undefined;
+  const positions = (): [Int32Array, Int32Array] => {
+    if (!starts || !ends) {
+      starts = new Int32Array(cased.length);
+      ends = new Int32Array(cased.length);
+      let k = 0;
+      walk(
+        text,
+        (from, to) => {
+          for (let i = from; i < to; i++, k++) {
+            starts![k] = i;
+            ends![k] = i + 1;
+          }
+        },
+        (decoded, from, to) => {
+          for (let u = 0; u < decoded.length; u++, k++) {
+            starts![k] = from;
+            ends![k] = to;
+          }
+        },
+      );
     }
-    i = next;
-  }
-  return { cased: cased.join(''), lower: lowered.join(''), start: (k) => starts[k], end: (k) => ends[k] };
+    return [starts, ends];
+  };
+  return { cased, lower, start: (i) => positions()[0][i], end: (i) => positions()[1][i] };
 }
 
-/** A string's UTF-16 code units, one string each (a decoded astral character takes two positions). */
-function splitUnits(decoded: string): string[] {
-  return decoded.length === 1 ? [decoded] : decoded.split('');
+/** Lower-cases one code unit at a time, so positions stay aligned (a secret's forms are made the same way). */
+export function lowerUnits(text: string): string {
+  const lower = text.toLowerCase();
+  if (lower.length === text.length) return lower;
+  return text
+    .split('')
+    .map((c) => (c.toLowerCase().length === 1 ? c.toLowerCase() : c))
+    .join('');
+}
+
+/**
+ * Calls `gap` for each run of characters read as themselves and `unit` for each decoded unit
+ * (whitespace removed from it: it may be empty), in order, with their place in the text.
+ */
+function walk(
+  text: string,
+  gap: (from: number, to: number) => void,
+  unit: (decoded: string, from: number, to: number) => void,
+): void {
+  let at = 0;
+  CANDIDATE.lastIndex = 0;
+  for (let m = CANDIDATE.exec(text); m; m = CANDIDATE.exec(text)) {
+    if (m.index > at) gap(at, m.index);
+    if (m[0].length > 1 || !'&%\\'.includes(m[0])) {
+      at = m.index + m[0].length; // whitespace: left out
+    } else {
+      const [decoded, next] = readUnit(text, m.index);
+      const kept = decoded.replace(SPACES, '');
+      if (kept !== '') unit(kept, m.index, next);
+      at = next;
+    }
+    CANDIDATE.lastIndex = at;
+  }
+  if (at < text.length || text === '') gap(at, text.length);
 }
 
 /** The character(s) one unit of the original spells, and where the next unit begins. */

@@ -1,11 +1,11 @@
 // Redaction of secrets in headers, URLs and bodies: nothing the audit shows may contain a secret, in any spelling.
 import type { Secret } from '../core/types.js';
-import { decodedView, type DecodedView } from './decoded-view.js';
+import { decodedView, lowerUnits, type DecodedView } from './decoded-view.js';
 import {
+  ANCHOR_LENGTH,
+  anchorsOf,
   FRAGMENT_LENGTH,
-  fragmentsOf,
   formsOf,
-  lowerUnits,
   MIN_FUZZY_LENGTH,
   viewed,
   type Form,
@@ -15,6 +15,10 @@ export const REDACTED = '[redacted]';
 
 /** Headers whose values are always hidden, whatever they hold. */
 const SENSITIVE_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'x-api-key', 'api-key']);
+
+/** Texts up to this long have their spans remembered, at most CACHE_ENTRIES of them. */
+const CACHED_LENGTH = 256;
+const CACHE_ENTRIES = 20_000;
 
 /** Characters searched past the end of an excerpt: more than any spelling of a secret takes in practice. */
 const EXCERPT_MARGIN = 4096;
@@ -36,6 +40,8 @@ interface Registered {
   forms: Form[];
   /** The secret as the decoded view reads it, lower-cased (fragments extend along it). */
   plain: string;
+  /** What its fragments are found by (none for a secret of 16 characters or fewer). */
+  anchors: Array<{ text: string; offset: number }>;
 }
 
 /**
@@ -48,8 +54,10 @@ interface Registered {
  */
 export class Redactor {
   private secrets: Registered[] = [];
-  /** Fragment -> the secrets (and offsets in them) it starts a run of. */
-  private readonly fragments = new Map<string, Array<{ entry: Registered; offset: number }>>();
+  /** Whether any secret is long enough to have fragments. */
+  private fragments = false;
+  /** Spans of short texts already searched (cleared when a secret is added). */
+  private readonly cache = new Map<string, readonly SecretSpan[]>();
   /** Length of the shortest form: a text shorter than it holds no form at all (only exact values). */
   private shortestForm = Infinity;
   private readonly noted = new Set<string>();
@@ -70,16 +78,14 @@ export class Redactor {
       secret,
       forms: formsOf(secret.value),
       plain: lowerUnits(viewed(secret.value)),
+      anchors: anchorsOf(secret.value),
     };
     this.secrets.push(entry);
     // Longest first, so a secret containing another is matched whole.
     this.secrets.sort((a, b) => b.secret.value.length - a.secret.value.length);
     for (const form of entry.forms) this.shortestForm = Math.min(this.shortestForm, form.text.length);
-    fragmentsOf(secret.value).forEach((piece, offset) => {
-      const list = this.fragments.get(piece) ?? [];
-      list.push({ entry, offset });
-      this.fragments.set(piece, list);
-    });
+    this.cache.clear();
+    if (entry.anchors.length > 0) this.fragments = true;
     if (entry.plain.length < MIN_FUZZY_LENGTH && !secret.shell) this.warnShort(secret, entry.plain.length);
   }
 
@@ -148,8 +154,21 @@ export class Redactor {
    * (`secret` set) only when it is exactly that secret's registered value, so a curl line may
    * rebuild it from its variable; any other spelling is only to be hidden.
    */
-  spans(input: string, fragments = false): SecretSpan[] {
+  spans(input: string, fragments = false): readonly SecretSpan[] {
     if (this.secrets.length === 0 || input === '') return [];
+    // Header names and values, URLs and JSON keys repeat across thousands of exchanges.
+    const key = input.length <= CACHED_LENGTH ? `${fragments ? 1 : 0}${input}` : undefined;
+    const cached = key === undefined ? undefined : this.cache.get(key);
+    if (cached) return cached;
+    const spans = this.search(input, fragments);
+    if (key !== undefined) {
+      if (this.cache.size >= CACHE_ENTRIES) this.cache.clear();
+      this.cache.set(key, spans);
+    }
+    return spans;
+  }
+
+  private search(input: string, fragments: boolean): readonly SecretSpan[] {
     const found: SecretSpan[] = [];
     for (const { secret } of this.secrets) {
       for (let at = input.indexOf(secret.value); at !== -1; at = input.indexOf(secret.value, at + 1)) {
@@ -158,7 +177,7 @@ export class Redactor {
     }
     // A decoded view is never longer than its text: a shorter text cannot hold a form or a fragment.
     const findForms = input.length >= this.shortestForm;
-    const findFragments = fragments && this.fragments.size > 0 && input.length >= FRAGMENT_LENGTH;
+    const findFragments = fragments && this.fragments && input.length >= FRAGMENT_LENGTH;
     if (findForms || findFragments) {
       const view = decodedView(input);
       if (findForms)
@@ -180,19 +199,28 @@ export class Redactor {
     return out + input.slice(at);
   }
 
-  /** Runs of FRAGMENT_LENGTH or more characters of a secret, each extended as far as it goes. */
+  /**
+   * Runs of FRAGMENT_LENGTH or more characters of a secret, each as long as it goes: every hit of
+   * an anchor is extended both ways along the secret.
+   */
   private findFragments(view: DecodedView, found: SecretSpan[]): void {
     const text = view.lower;
-    for (let p = 0; p + FRAGMENT_LENGTH <= text.length; p++) {
-      const starts = this.fragments.get(text.slice(p, p + FRAGMENT_LENGTH));
-      if (!starts) continue;
-      let longest = FRAGMENT_LENGTH;
-      for (const { entry, offset } of starts) {
-        let length = FRAGMENT_LENGTH;
-        while (p + length < text.length && text[p + length] === entry.plain[offset + length]) length++;
-        longest = Math.max(longest, length);
+    for (const { plain, anchors } of this.secrets) {
+      // Runs already found of this secret: another of its anchors inside one adds nothing.
+      const runs: Array<[number, number]> = [];
+      for (const { text: anchor, offset } of anchors) {
+        for (let at = text.indexOf(anchor); at !== -1; at = text.indexOf(anchor, at + 1)) {
+          if (runs.some(([from, to]) => at >= from && at < to)) continue;
+          let back = 0;
+          while (at - back > 0 && offset - back > 0 && text[at - back - 1] === plain[offset - back - 1])
+            back++;
+          let ahead = ANCHOR_LENGTH;
+          while (at + ahead < text.length && text[at + ahead] === plain[offset + ahead]) ahead++;
+          if (back + ahead < FRAGMENT_LENGTH) continue;
+          found.push({ start: view.start(at - back), end: view.end(at + ahead - 1) });
+          runs.push([at - back, at + ahead]);
+        }
       }
-      found.push({ start: view.start(p), end: view.end(p + longest - 1) });
     }
   }
 

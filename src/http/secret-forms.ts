@@ -1,5 +1,5 @@
 // The spellings of one secret that an echo may carry: other case, reversed, hex, base64 (inside longer data too).
-import { SPACE_CLASS } from './decoded-view.js';
+import { lowerUnits, SPACE_CLASS } from './decoded-view.js';
 
 /** Secrets shorter than this are redacted only where they appear exactly (see README, Safety). */
 export const MIN_FUZZY_LENGTH = 8;
@@ -13,16 +13,6 @@ export interface Form {
   text: string;
   /** Looked for as is (base64); otherwise in the lower-cased view. */
   cased: boolean;
-}
-
-/** Lower-cases one code unit at a time, as the decoded view does, so positions stay aligned. */
-export function lowerUnits(text: string): string {
-  const lower = text.toLowerCase();
-  if (lower.length === text.length) return lower;
-  return text
-    .split('')
-    .map((c) => (c.toLowerCase().length === 1 ? c.toLowerCase() : c))
-    .join('');
 }
 
 const SPACES = new RegExp(SPACE_CLASS, 'g');
@@ -74,11 +64,20 @@ function base64Cores(bytes: Buffer): string[] {
   return cores;
 }
 
-/** The runs a fragment can start with: each FRAGMENT_LENGTH-character piece of a long secret, lower-cased. */
-export function fragmentsOf(value: string): string[] {
+/** Length of the anchors a fragment is found by: every run of FRAGMENT_LENGTH holds one whole. */
+export const ANCHOR_LENGTH = 4;
+
+/**
+ * The pieces a fragment of a long secret is found by: its lower-cased characters in blocks of
+ * ANCHOR_LENGTH, from offset 0. A run of FRAGMENT_LENGTH characters starting at any offset holds
+ * one of them whole, so searching for them (natively) and extending each hit both ways finds it.
+ */
+export function anchorsOf(value: string): Array<{ text: string; offset: number }> {
   const plain = lowerUnits(viewed(value));
   if (plain.length <= FRAGMENT_SECRET_MIN) return [];
-  const pieces: string[] = [];
-  for (let i = 0; i + FRAGMENT_LENGTH <= plain.length; i++) pieces.push(plain.slice(i, i + FRAGMENT_LENGTH));
-  return pieces;
+  const anchors: Array<{ text: string; offset: number }> = [];
+  for (let offset = 0; offset + ANCHOR_LENGTH <= plain.length; offset += ANCHOR_LENGTH) {
+    anchors.push({ text: plain.slice(offset, offset + ANCHOR_LENGTH), offset });
+  }
+  return anchors;
 }
