@@ -12,6 +12,7 @@ describe('readJsonReport', () => {
     for (const run of [
       fixtureRun(),
       fixtureRun({ interrupted: true, shard: { index: 2, total: 3 }, notProbed }),
+      fixtureRun({ notes: ['the secret from T is only 3 characters long'] }),
     ]) {
       const { run: back, problems } = readJsonReport(render(run));
       expect(problems).toEqual([]);
