@@ -89,6 +89,7 @@ export class Redactor {
     if (entry.plain.length < MIN_FUZZY_LENGTH && !secret.shell) this.warnShort(secret, entry.plain.length);
   }
 
+  /** Every secret registered, longest first. */
   list(): readonly Secret[] {
     return this.secrets.map((s) => s.secret);
   }
@@ -143,7 +144,7 @@ export class Redactor {
       // A name cannot hold every character of a secret: a service puts in what it can.
       let key = this.replace(name.toLowerCase(), true);
       // Two names redacted to the same text stay two headers.
-      for (let n = 2; key in out; n++) key = `${key.replace(/ \(\d+\)$/, '')} (${n})`;
+      for (let n = 2; Object.hasOwn(out, key); n++) key = `${key.replace(/ \(\d+\)$/, '')} (${n})`;
       out[key] = SENSITIVE_HEADERS.has(key) ? redactCredential(value) : this.text(value);
     }
     return out;

@@ -61,9 +61,16 @@ describe('Redactor: every spelling of a secret', () => {
       [`x-${SECRET.slice(0, 18).toLowerCase().replace(/\W/g, '-')}`]: '2',
       'Set-Cookie': `a=${encodeURIComponent(SECRET)}; Path=/\nb=${Buffer.from(`u:${SECRET}`).toString('base64')}`,
       Authorization: `Bearer ${SECRET}`,
+      Constructor: 'a name that is also an Object property',
     });
     expect(findLeaks([['headers', JSON.stringify(headers)]], [SECRET])).toEqual([]);
-    expect(Object.keys(headers)).toEqual(['x-[redacted]', 'x-[redacted] (2)', 'set-cookie', 'authorization']);
+    expect(Object.keys(headers)).toEqual([
+      'x-[redacted]',
+      'x-[redacted] (2)',
+      'set-cookie',
+      'authorization',
+      'constructor',
+    ]);
     expect(headers.authorization).toBe('Bearer [redacted]');
     expect(headers['set-cookie']).toMatch(/^a=\[redacted\]; Path=\/\nb=/);
   });
