@@ -79,6 +79,8 @@ export async function auditAndReport(
     shard: flags.shard,
     signal,
     clock: io.clock,
+    // Shown once, as it arises (also in the reports' notes), even under --quiet: it is about leaks.
+    onNote: (note) => io.stderr.write(`${drawn ? '\r\x1b[2K' : ''}conformance: warning: ${note}\n`),
     ...(exchanges ? { onExchange: (x) => exchanges.add(x) } : {}),
     onResult: (r, done, total) => {
       if (live) {

@@ -29,7 +29,7 @@ const PROBLEMS_SHOWN = 5;
  *   the whole audit is that of its slowest shard (the sum would be the machine time instead);
  * - startedAt: the earliest; cleanup: counts added, leftovers (and recovered items) concatenated;
  * - interrupted: when any input was; `shard` is dropped (the result is the whole plan);
- * - notProbed: each path once.
+ * - notProbed: each path once; notes: each once.
  */
 export function mergeRuns(runs: RunResult[]): RunResult {
   if (runs.length === 0) throw new ConformanceError('E_ARGS', 'merge needs at least one report');
@@ -73,6 +73,9 @@ export function mergeRuns(runs: RunResult[]): RunResult {
     },
     ...(ordered.some((r) => r.interrupted) ? { interrupted: true } : {}),
     ...(notProbed.length > 0 ? { notProbed } : {}),
+    ...(ordered.some((r) => r.notes?.length)
+      ? { notes: [...new Set(ordered.flatMap((r) => r.notes ?? []))] }
+      : {}),
   };
 }
 

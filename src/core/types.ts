@@ -18,6 +18,8 @@ export interface Secret {
    * (e.g. the token with its last character changed: `${API_TOKEN%?}x`).
    */
   shell?: string;
+  /** Where the value is set, for messages about it (e.g. `auth.token`); never the value itself. */
+  source?: string;
 }
 
 export interface ResourceConfig {
@@ -187,4 +189,6 @@ export interface RunResult {
   shard?: { index: number; total: number };
   /** Declared paths that were not probed, with the reason (from the config's `notProbed`). */
   notProbed?: NotProbedPath[];
+  /** Warnings about the run itself (e.g. a secret too short to redact its echoes reliably). */
+  notes?: string[];
 }

@@ -32,6 +32,8 @@ export interface RunOptions {
   onResult?: (result: CheckResult, done: number, total: number) => void;
   /** Called with every exchange the audit makes (HAR export...). */
   onExchange?: (exchange: Exchange) => void;
+  /** Called once with each warning about the run (also in RunResult.notes), e.g. a secret too short to redact well. */
+  onNote?: (note: string) => void;
   /** Clock for waiver expiry, read once at the start (default: the start of the run); tests inject one. */
   now?: () => Date;
   /** Skip the reachability probe (tests of unreachable handling turn it on). */
@@ -69,6 +71,7 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
     signal,
     clock: options.clock,
     userAgent: `conformance/${toolVersion()}`,
+    onNote: options.onNote,
     onExchange: (exchange) => {
       // Every answer read, the probes' and cleanup's too, tells which ids exist.
       custody.observe(exchange);
@@ -142,6 +145,7 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
       ...(interrupted ? { interrupted: true } : {}),
       ...(options.shard ? { shard: options.shard } : {}),
       ...(config.notProbed?.length ? { notProbed: config.notProbed.map((n) => ({ ...n })) } : {}),
+      ...(client.redactor.notes.length ? { notes: [...client.redactor.notes] } : {}),
     };
   } finally {
     await client.close();

@@ -296,6 +296,22 @@ function filterBar(results: CheckResult[]): Html {
   );
 }
 
+/** Warnings about the run itself (e.g. a secret too short for its echoes to be redacted reliably). */
+function notesBlock(run: RunResult): Html | false {
+  const notes = run.notes ?? [];
+  if (notes.length === 0) return false;
+  return h(
+    'section',
+    { id: 'notes', 'aria-labelledby': 'notes-h' },
+    h('h2', { id: 'notes-h' }, `Warnings about the run (${notes.length})`),
+    h(
+      'ul',
+      {},
+      notes.map((note) => h('li', {}, shown(note))),
+    ),
+  );
+}
+
 function notProbedBlock(run: RunResult): Html | false {
   const paths = run.notProbed ?? [];
   if (paths.length === 0) return false;
@@ -366,6 +382,7 @@ export function renderHtml(run: RunResult, options: { failOn?: Severity } = {}):
       {},
       headerBlock(run, verdict),
       summaryBlock(run, verdict),
+      notesBlock(run),
       filterBar(run.results),
       matrixBlock(run.results, ids),
       problemsBlock(run.results, ids),

@@ -188,6 +188,7 @@ export function readJsonReport(text: string): { run?: RunResult; problems: strin
               .map((n) => ({ path: String(n.path ?? ''), reason: String(n.reason ?? '') })),
           }
         : {}),
+      ...(Array.isArray(doc.notes) ? { notes: doc.notes.map(String) } : {}),
     },
   };
 }

@@ -92,6 +92,7 @@ export function jsonReport(result: RunResult): Record<string, unknown> {
   if (result.interrupted !== undefined) out.interrupted = result.interrupted;
   if (result.shard) out.shard = { index: result.shard.index, total: result.shard.total };
   if (result.notProbed) out.notProbed = result.notProbed.map((p) => ({ path: p.path, reason: p.reason }));
+  if (result.notes?.length) out.notes = [...result.notes];
   return out;
 }
 

@@ -72,6 +72,7 @@ function totals(run: RunResult): string[] {
   const notes: string[] = [];
   if (run.shard) notes.push(`Shard ${run.shard.index} of ${run.shard.total}.`);
   if (run.interrupted) notes.push('⚠️ The run was interrupted: results are incomplete.');
+  for (const note of run.notes ?? []) notes.push(`⚠️ ${mdText(note)}`);
   const notProbed = run.notProbed ?? [];
   if (notProbed.length > 0) {
     notes.push(`${plural(notProbed.length, 'declared path')} not probed:`);

@@ -13,6 +13,7 @@ describe('readJsonReport', () => {
       fixtureRun(),
       fixtureRun({ interrupted: true, shard: { index: 2, total: 3 }, notProbed }),
       fixtureRun({
+        notes: ['the secret from T is only 3 characters long'],
         cleanup: {
           created: 5,
           deleted: 4,
