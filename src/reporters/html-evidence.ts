@@ -17,7 +17,22 @@ function headersText(headers: Record<string, string>): string {
     .join('\n');
 }
 
-/** One exchange: request, response, transport error, notes and the curl line, all as text. */
+/** The one line that names an exchange while it is folded: `Exchange 2 of 3: DELETE https://… → 204`. */
+function exchangeSummary(evidence: Evidence, index: number, count: number): string {
+  const { request, response } = evidence;
+  const outcome = response
+    ? String(response.status)
+    : evidence.error
+      ? 'no response (transport error)'
+      : 'no response';
+  const label = count > 1 ? `Exchange ${index + 1} of ${count}` : 'Exchange';
+  return `${label}: ${request.method} ${request.url} → ${outcome}`;
+}
+
+/**
+ * One exchange, folded in a <details> (a report with many failures stays short; the native
+ * element opens without JavaScript): request, response, transport error, notes and the curl line.
+ */
 export function evidenceBlock(evidence: Evidence, index: number, count: number): Html {
   const { request, response } = evidence;
   const requestBody = bodyText(request.body);
@@ -40,9 +55,9 @@ export function evidenceBlock(evidence: Evidence, index: number, count: number):
       .join('\n');
   }
   return h(
-    'div',
+    'details',
     { class: 'exchange' },
-    count > 1 && h('p', { class: 'muted' }, `Exchange ${index + 1} of ${count}`),
+    h('summary', {}, shown(exchangeSummary(evidence, index, count))),
     h('h4', {}, 'Request'),
     h('pre', { class: 'request' }, shown(requestText)),
     h('h4', {}, 'Response'),

@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { RULES } from '../core/rules.js';
 import type { CheckResult, RunResult, Severity } from '../core/types.js';
-import { firstLine, humanDuration, plural, truncate, visible } from './format.js';
+import { firstLine, humanDuration, messageHead, plural, truncate, visible } from './format.js';
 import { STYLE, SCRIPT } from './html-assets.js';
 import { evidenceBlock } from './html-evidence.js';
 import { fragment, h, trusted, type Html } from './html-build.js';
@@ -22,7 +22,7 @@ const SYMBOL: Record<Outcome, string> = {
 /** The status filter's choices: outcomes, so warnings can be shown apart from failures. */
 const STATUSES: readonly Outcome[] = ['failed', 'warning', 'errored', 'waived', 'passed', 'skipped'];
 
-/** Each rule's statement, shown when the pointer rests on its row in the matrix. */
+/** Each rule's statement, shown beside its id in the matrix. */
 const STATEMENTS = new Map(RULES.map((r) => [r.id, r.statement]));
 
 /** Filter key of a result's resource: `r:<name>`, or `api` for API-wide results. */
@@ -147,7 +147,12 @@ function matrixBlock(results: CheckResult[], ids: Map<CheckResult, string>): Htm
     h(
       'tr',
       { 'data-rule': rule },
-      h('th', { scope: 'row', title: STATEMENTS.get(rule) }, h('code', {}, rule)),
+      h(
+        'th',
+        { scope: 'row' },
+        h('code', {}, rule),
+        STATEMENTS.has(rule) && h('span', { class: 'rule-title' }, STATEMENTS.get(rule)),
+      ),
       matrix.columns.map((c) => cellLink(matrix, rule, c.key, ids)),
     ),
   );
@@ -191,8 +196,42 @@ function problemArticle(r: CheckResult, id: string): Html {
         { class: 'waiver' },
         `${r.status === 'waived' ? 'Waived' : 'Waiver expired'}: ${shown(r.waiver.reason)} (until ${r.waiver.expires})`,
       ),
-    h('pre', { class: 'message' }, shown(r.message ?? r.title)),
+    // With every problem listed below, the message is shown up to where it starts numbering them.
+    h('pre', { class: 'message' }, shown(messageHead(r) ?? r.message ?? r.title)),
+    problemList(r),
     r.evidence.map((e, i) => evidenceBlock(e, i, r.evidence.length)),
+  );
+}
+
+/** Problems listed open in an article; the rest fold into a <details> (it opens without JavaScript). */
+const PROBLEMS_OPEN = 10;
+
+/** Every problem of a result that found several (the message numbers only the first few). */
+function problemList(r: CheckResult): Html | false {
+  const problems = r.problems ?? [];
+  if (problems.length < 2) return false;
+  const item = (p: string) => h('li', {}, shown(p));
+  const rest = problems.slice(PROBLEMS_OPEN);
+  const dropped = r.problemsDropped ?? 0;
+  return h(
+    'div',
+    { class: 'problems' },
+    // The message head above already says "N problems:" when it could be cut there.
+    messageHead(r) === undefined && h('h4', {}, `Every problem (${problems.length + dropped})`),
+    h('ol', {}, problems.slice(0, PROBLEMS_OPEN).map(item)),
+    rest.length > 0 &&
+      h(
+        'details',
+        {},
+        h('summary', {}, `${plural(rest.length, 'more problem')}`),
+        h('ol', { start: PROBLEMS_OPEN + 1 }, rest.map(item)),
+      ),
+    dropped > 0 &&
+      h(
+        'p',
+        { class: 'muted' },
+        `… and ${dropped} more, not kept (a result keeps the first ${problems.length}).`,
+      ),
   );
 }
 
