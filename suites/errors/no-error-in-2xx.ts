@@ -13,7 +13,7 @@ export default defineCheck({
   description: {
     sends: 'Nothing of its own: it judges the body of every 2xx answer the audit receives.',
     passes:
-      'No 2xx body is an error object: a top-level non-empty "error"/"errors", "success": false, "ok": false, "status": "error"/"fail", or a "code"/"status" holding a 4xx/5xx number. Bodies that are representations of the resource (they carry its id field and some member besides error members, e.g. a rollout record with "success": false) are not judged; a body with only the id and error members is.',
+      'No 2xx body is an error object: a top-level non-empty "error"/"errors", "success": false, "ok": false, "status": "error"/"fail", or a "code"/"status" holding a 4xx/5xx number. Bodies that are representations of the resource (they carry its id field and some member besides error members, e.g. a rollout record with "success": false) are not judged; a body with only the id and error members is. Skipped on a resource that got no 2xx answer.',
     why: 'Clients, proxies, caches and monitors read the status code; a 200 that means "failed" is counted as a success by all of them.',
   },
   nothingToJudge: 'no 2xx answer was received',

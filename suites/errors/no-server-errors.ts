@@ -27,7 +27,7 @@ export default defineCheck({
     sends:
       'Nothing of its own: it judges every answer to every request the other checks send, malformed ones included.',
     passes:
-      'No answer is 5xx, and no request is left without a complete answer (reset, stalled or cut short).',
+      'No answer is 5xx, and no request is left without a complete answer (reset, stalled or cut short). Skipped where no request got an answer to judge.',
     why: "A 5xx says the fault is the server's: whatever a client sends, the server must answer with a 4xx that says what is wrong, not crash.",
   },
   nothingToJudge: 'no request got a complete answer or a failure of the server to judge',

@@ -12,7 +12,7 @@ export default defineCheck({
   description: {
     sends: 'Nothing of its own: it judges every response the audit receives.',
     passes:
-      'Every non-empty body (except on 204, 304, HEAD and redirects) has a JSON media type (application/json, with or without charset, or any +json type) and parses as UTF-8 JSON.',
+      'Every non-empty body (except on 204, 304, HEAD and redirects) has a JSON media type (application/json, with or without charset, or any +json type) and parses as UTF-8 JSON. Skipped on a resource where no response carried a body.',
     why: 'Clients parse every body as JSON; an HTML error page or a mislabelled body turns a clear error into a parser crash.',
   },
   nothingToJudge: 'no response carried a body to judge',

@@ -90,7 +90,7 @@ export default defineCheck({
     sends:
       'Nothing of its own: it validates every 2xx body the audit receives that represents an item (GET, PUT, PATCH of an item; the answer to a POST on the collection) or a list (GET of the collection, each element), for resources with a `schema`.',
     passes:
-      'ajv finds no error. Items and lists are unwrapped from the usual envelopes ({"data": ...}, {"items": [...]}, paging fields) first. A create or change answer that carries only the id (or nothing) is not a representation and is not judged.',
+      'ajv finds no error. Items and lists are unwrapped from the usual envelopes ({"data": ...}, {"items": [...]}, paging fields) first. A create or change answer that carries only the id (or nothing) is not a representation and is not judged. Skipped on a resource with no schema, or where no 2xx answer carried an item or a non-empty list.',
     why: 'Clients generate code and write parsers from the declared schema; a field of the wrong type, a missing required field or an undeclared one breaks them at run time.',
   },
   skipReason(resource, config) {
