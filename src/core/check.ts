@@ -222,8 +222,8 @@ export interface ObserverCheck extends CheckBase {
    */
   inspect(exchange: Exchange, config: AuditConfig): Finding | typeof NOT_JUDGED | undefined;
   /**
-   * Why a resource's result is skipped when no exchange of it was judged, e.g. "no 401 was
-   * answered" (the engine adds how many responses were seen).
+   * Why a resource's result is skipped when responses came but none of them was judged, e.g.
+   * "no 401 was answered".
    */
   nothingToJudge?: string;
   /**

@@ -154,9 +154,9 @@ export class ObserverHub {
           out.push({ ...base, status: 'skipped', message: 'no complete response arrived to judge' });
         } else if (tally && tally.judged === 0 && across.length === 0) {
           // None of the responses was of the kind the rule is about (no 401 at all): nothing passed.
+          // The same words on every resource, so the console counts them as one reason.
           const why = observer.nothingToJudge ?? 'no response of the kind this check judges arrived';
-          const seen = `${tally.answered} ${tally.answered === 1 ? 'response' : 'responses'}`;
-          out.push({ ...base, status: 'skipped', message: `${why} (in ${seen} seen)` });
+          out.push({ ...base, status: 'skipped', message: why });
         } else if ((!tally || tally.failed === 0) && across.length === 0) {
           out.push({ ...base, status: 'passed' });
         } else {

@@ -2,6 +2,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { auditFixture, CheckTester } from '../../src/testing/check-tester.js';
 import type { Middleware } from '../../src/example-api/index.js';
+import { renderConsole } from '../../src/reporters/console.js';
 import { renderHtml } from '../../src/reporters/html.js';
 import { renderMarkdown } from '../../src/reporters/markdown.js';
 import { jsonReport } from '../../src/reporters/json.js';
@@ -38,7 +39,7 @@ readsOnly.run(bearerChallenge, {
   skipped: [
     {
       name: 'no 401 was answered (only authenticated reads)',
-      message: /^no 401 was answered, so there was no challenge to judge \(in \d+ responses seen\)$/,
+      message: /^no 401 was answered, so there was no challenge to judge$/,
     },
   ],
 });
@@ -49,8 +50,7 @@ readsOnly.run(errorBodyShape, {
   skipped: [
     {
       name: 'no error answer was received (only successful reads)',
-      message:
-        /^no 4xx or 5xx answer \(with a body that could be read\) was received \(in \d+ responses seen\)$/,
+      message: /^no 4xx or 5xx answer \(with a body that could be read\) was received$/,
     },
   ],
 });
@@ -62,7 +62,7 @@ readsOnly.run(noErrorIn2xx, {
     {
       name: 'no 2xx was received (every answer is 404)',
       api: { middleware: everything404 },
-      message: /^no 2xx answer was received \(in \d+ responses seen\)$/,
+      message: /^no 2xx answer was received$/,
     },
   ],
 });
@@ -75,8 +75,7 @@ readsOnly.run(matchesSchema, {
       name: 'no item or list was received to validate (every answer is 404)',
       api: { middleware: everything404 },
       resource: 'widgets',
-      message:
-        /^no 2xx answer carried an item or a list of this resource to validate \(in \d+ responses seen\)$/,
+      message: /^no 2xx answer carried an item or a list of this resource to validate$/,
     },
   ],
 });
@@ -89,7 +88,7 @@ unknownOnly.run(jsonResponses, {
       name: 'no response carried a body (everything answers 204)',
       api: { middleware: noBodies },
       // The credential probe before the run answers 204 too: it does not stop the audit.
-      message: /^no response carried a body to judge \(in \d+ responses seen\)$/,
+      message: /^no response carried a body to judge$/,
     },
   ],
 });
@@ -112,6 +111,12 @@ describe('a skipped observer in the reports', () => {
     const row = /<tr data-rule="AUTH-CHALLENGE">([\s\S]*?)<\/tr>/.exec(html)?.[1] ?? '';
     expect(row).toContain('– skipped');
     expect(row).not.toContain('passed');
+
+    // One reason, counted once for every resource it applies to.
+    const text = renderConsole(result, { color: false });
+    expect(text).toContain(
+      `  ${String(challenge.length).padStart(3)} × no 401 was answered, so there was no challenge to judge\n`,
+    );
 
     const md = renderMarkdown(result);
     const mdRow = md.split('\n').find((l) => l.startsWith('| `AUTH-CHALLENGE`')) ?? '';
