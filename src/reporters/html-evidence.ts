@@ -1,6 +1,6 @@
-// The HTML report's view of one exchange of evidence: request, response and the curl line that reproduces it.
-import type { Evidence } from '../core/types.js';
-import { bodyText, truncate, visible } from './format.js';
+// The HTML report's view of a failure's details: every problem, and each exchange (request, response, curl line).
+import type { CheckResult, Evidence } from '../core/types.js';
+import { bodyText, messageHead, plural, truncate, visible } from './format.js';
 import { h, type Html } from './html-build.js';
 
 /** Longest body shown per exchange (characters): enough to see the problem; the JSON report keeps the evidence whole. */
@@ -66,5 +66,37 @@ export function evidenceBlock(evidence: Evidence, index: number, count: number):
     (evidence.notes ?? []).map((n) => h('p', { class: 'note' }, `Note: ${shown(n)}`)),
     h('h4', {}, 'Reproduce'),
     h('pre', { class: 'curl' }, h('code', {}, shown(evidence.curl))),
+  );
+}
+
+/** Problems listed open in an article; the rest fold into a <details> (it opens without JavaScript). */
+const PROBLEMS_OPEN = 10;
+
+/** Every problem of a result that found several (the message numbers only the first few). */
+export function problemList(r: CheckResult): Html | false {
+  const problems = r.problems ?? [];
+  if (problems.length < 2) return false;
+  const item = (p: string) => h('li', {}, shown(p));
+  const rest = problems.slice(PROBLEMS_OPEN);
+  const dropped = r.problemsDropped ?? 0;
+  return h(
+    'div',
+    { class: 'problems' },
+    // The message head above already says "N problems:" when it could be cut there.
+    messageHead(r) === undefined && h('h4', {}, `Every problem (${problems.length + dropped})`),
+    h('ol', {}, problems.slice(0, PROBLEMS_OPEN).map(item)),
+    rest.length > 0 &&
+      h(
+        'details',
+        {},
+        h('summary', {}, `${plural(rest.length, 'more problem')}`),
+        h('ol', { start: PROBLEMS_OPEN + 1 }, rest.map(item)),
+      ),
+    dropped > 0 &&
+      h(
+        'p',
+        { class: 'muted' },
+        `… and ${dropped} more, not kept (a result keeps the first ${problems.length}).`,
+      ),
   );
 }

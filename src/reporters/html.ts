@@ -4,7 +4,7 @@ import { RULES } from '../core/rules.js';
 import type { CheckResult, RunResult, Severity } from '../core/types.js';
 import { firstLine, humanDuration, messageHead, plural, truncate, visible } from './format.js';
 import { STYLE, SCRIPT } from './html-assets.js';
-import { evidenceBlock } from './html-evidence.js';
+import { evidenceBlock, problemList } from './html-evidence.js';
 import { fragment, h, trusted, type Html } from './html-build.js';
 import { API_WIDE, buildMatrix, outcomeCounts, outcomeOf, type Matrix, type Outcome } from './matrix.js';
 import type { Reporter, ReporterOptions } from './types.js';
@@ -200,38 +200,6 @@ function problemArticle(r: CheckResult, id: string): Html {
     h('pre', { class: 'message' }, shown(messageHead(r) ?? r.message ?? r.title)),
     problemList(r),
     r.evidence.map((e, i) => evidenceBlock(e, i, r.evidence.length)),
-  );
-}
-
-/** Problems listed open in an article; the rest fold into a <details> (it opens without JavaScript). */
-const PROBLEMS_OPEN = 10;
-
-/** Every problem of a result that found several (the message numbers only the first few). */
-function problemList(r: CheckResult): Html | false {
-  const problems = r.problems ?? [];
-  if (problems.length < 2) return false;
-  const item = (p: string) => h('li', {}, shown(p));
-  const rest = problems.slice(PROBLEMS_OPEN);
-  const dropped = r.problemsDropped ?? 0;
-  return h(
-    'div',
-    { class: 'problems' },
-    // The message head above already says "N problems:" when it could be cut there.
-    messageHead(r) === undefined && h('h4', {}, `Every problem (${problems.length + dropped})`),
-    h('ol', {}, problems.slice(0, PROBLEMS_OPEN).map(item)),
-    rest.length > 0 &&
-      h(
-        'details',
-        {},
-        h('summary', {}, `${plural(rest.length, 'more problem')}`),
-        h('ol', { start: PROBLEMS_OPEN + 1 }, rest.map(item)),
-      ),
-    dropped > 0 &&
-      h(
-        'p',
-        { class: 'muted' },
-        `… and ${dropped} more, not kept (a result keeps the first ${problems.length}).`,
-      ),
   );
 }
 
