@@ -202,6 +202,13 @@ export interface ActiveCheck extends CheckBase {
   run(ctx: CheckContext): Promise<void>;
 }
 
+/**
+ * What an observer's `inspect` returns for an exchange it has nothing to say about either way
+ * (a 200 for the 401 observer): it does not count as judged, so an observer that judged nothing
+ * on a resource is skipped with its `nothingToJudge` reason instead of passing on nothing.
+ */
+export const NOT_JUDGED: unique symbol = Symbol('not judged');
+
 /** What an observer says about one exchange it dislikes. */
 export interface Finding {
   message: string;
@@ -232,7 +239,16 @@ export interface SummaryFinding extends Finding {
  */
 export interface ObserverCheck extends CheckBase {
   kind: 'observer';
-  inspect(exchange: Exchange, config: AuditConfig): Finding | undefined;
+  /**
+   * Judges one exchange: a finding when it breaks the rule, undefined when it keeps it, NOT_JUDGED
+   * when it is not the kind of exchange the rule is about.
+   */
+  inspect(exchange: Exchange, config: AuditConfig): Finding | typeof NOT_JUDGED | undefined;
+  /**
+   * Why a resource's result is skipped when responses came but none of them was judged, e.g.
+   * "no 401 was answered".
+   */
+  nothingToJudge?: string;
   /**
    * Why the observer has nothing to judge for a resource (undefined: API-wide traffic), e.g. no
    * schema declared: its result is then skipped with this reason instead of passing vacuously.

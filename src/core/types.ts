@@ -147,6 +147,14 @@ export interface CheckResult {
   severity: Severity;
   /** Why it failed, was skipped or errored; absent on a plain pass. */
   message?: string;
+  /**
+   * Failed (and waived) results: every distinct problem found, one line each, in the order found
+   * (the `message` numbers only the first few). At most PROBLEM_CAP are kept.
+   */
+  problems?: string[];
+  /** Distinct problems found beyond the cap and left out of `problems`. */
+  problemsDropped?: number;
+  /** The exchanges that prove the first problems (not one per problem: see `problems`). */
   evidence: Evidence[];
   durationMs: number;
   /** For waived results: the waiver's reason and expiry. */

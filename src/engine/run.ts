@@ -14,7 +14,7 @@ import { ObserverHub } from './observers.js';
 import { Locks } from './locks.js';
 import { cleanup } from './cleanup.js';
 import { summarise } from './summary.js';
-import { baseResult, joinMessages } from './results.js';
+import { baseResult, joinMessages, problemList } from './results.js';
 import { applyWaiver } from './waivers.js';
 
 export interface RunOptions {
@@ -42,7 +42,9 @@ export interface RunOptions {
   clock?: Clock;
 }
 
-const MAX_EVIDENCE = 10;
+/** Problems whose exchanges a failed result keeps, and the most exchanges it keeps in all. */
+const EVIDENCE_PROBLEMS = 10;
+const MAX_EVIDENCE = 20;
 
 /** Runs the audit and returns its result; throws UnreachableError when the target cannot be reached. */
 export async function runAudit(config: AuditConfig, options: RunOptions): Promise<RunResult> {
@@ -194,9 +196,14 @@ async function credentialsAccepted(client: HttpClient, config: AuditConfig): Pro
   );
 }
 
-/** A result with every secret removed from its message (checks may quote what the service said). */
+/** A result with every secret removed from its message and problems (checks may quote what the service said). */
 function redactResult(result: CheckResult, client: HttpClient): CheckResult {
-  return result.message === undefined ? result : { ...result, message: client.redactor.text(result.message) };
+  const text = (t: string): string => client.redactor.text(t);
+  return {
+    ...result,
+    ...(result.message !== undefined ? { message: text(result.message) } : {}),
+    ...(result.problems ? { problems: result.problems.map(text) } : {}),
+  };
 }
 
 function lockSet(task: Task, config: AuditConfig): string[] {
@@ -239,14 +246,30 @@ export async function runTask(task: Task, deps: ContextDeps): Promise<CheckResul
   const severity: Severity = ctx.failures.some((f) => (f.severity ?? check.severity) === 'error')
     ? 'error'
     : 'warning';
-  const evidence = ctx.failures
-    .flatMap((f) => f.evidence ?? [])
-    .slice(0, MAX_EVIDENCE)
-    .map((e) => ('evidence' in e ? e.evidence : e));
+  const problems = problemList(ctx.failures.map((f) => f.message));
   return done({
     status: 'failed',
     severity,
-    message: joinMessages(ctx.failures.map((f) => f.message)),
-    evidence,
+    message: joinMessages(problems.kept, problems.total),
+    ...problems.fields(),
+    evidence: firstEvidence(ctx.failures),
   });
+}
+
+/**
+ * The exchanges of the first failures, each once (several findings often cite the same request),
+ * so the evidence proves the first problems listed rather than repeating one of them.
+ */
+function firstEvidence(failures: TaskContext['failures']): CheckResult['evidence'] {
+  const seen = new Set<unknown>();
+  const out: CheckResult['evidence'] = [];
+  for (const failure of failures.slice(0, EVIDENCE_PROBLEMS)) {
+    for (const e of failure.evidence ?? []) {
+      const evidence = 'evidence' in e ? e.evidence : e;
+      if (seen.has(evidence) || out.length >= MAX_EVIDENCE) continue;
+      seen.add(evidence);
+      out.push(evidence);
+    }
+  }
+  return out;
 }

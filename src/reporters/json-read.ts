@@ -88,6 +88,12 @@ function result(p: Problems, value: unknown, path: string): CheckResult | undefi
   if (!SEVERITIES.includes(severity)) p.add(`${path}.severity`, `must be one of ${SEVERITIES.join(', ')}`);
   const resource = str(p, value, 'resource', path, true);
   const message = str(p, value, 'message', path, true);
+  const problems = value.problems;
+  if (problems !== undefined && (!Array.isArray(problems) || !problems.every((x) => typeof x === 'string')))
+    p.add(`${path}.problems`, 'must be a list of strings');
+  const dropped = value.problemsDropped;
+  if (dropped !== undefined && !(Number.isInteger(dropped) && (dropped as number) >= 0))
+    p.add(`${path}.problemsDropped`, 'must be a whole number');
   const list = Array.isArray(value.evidence) ? value.evidence : [];
   const ev = list.map((e, i) => evidence(p, e, `${path}.evidence[${i}]`));
   if (p.list.length > before) return undefined;
@@ -100,6 +106,8 @@ function result(p: Problems, value: unknown, path: string): CheckResult | undefi
     status,
     severity,
     ...(message !== undefined ? { message } : {}),
+    ...(problems !== undefined ? { problems: problems as string[] } : {}),
+    ...(dropped ? { problemsDropped: dropped as number } : {}),
     evidence: ev.filter((e): e is Evidence => e !== undefined),
     durationMs: typeof value.durationMs === 'number' ? value.durationMs : 0,
   };
