@@ -1,4 +1,4 @@
-// Option builders and constants of the commands whose code is loaded only when they run (fast --help).
+// Option builders and constants of the commands (cheap to load: `--help` and `list` stay fast).
 import type { Argv } from 'yargs';
 
 /** Reporters `merge` writes unless told otherwise: every format that a JSON report can feed. */
@@ -7,9 +7,26 @@ export const MERGE_REPORTERS = ['console', 'json', 'junit', 'html', 'markdown'];
 export const INIT_DESCRIPTION =
   'Write a commented starter config from an OpenAPI document, or by reading a live API (GET and OPTIONS only)';
 
+const QUIET_HELP = 'Console: only failures, warnings, errors and the summary line; no progress lines';
+const VERBOSE_HELP =
+  'Console: also list every passed and skipped check, and print messages in full (not with --quiet)';
+
+const ALLOW_REF_HELP =
+  "Folder a local OpenAPI document's $refs may also read (repeatable); by default only files under the document's own folder. A fetched document may refer only to URLs on its own origin";
+
+/** `--openapi-allow-ref`, taken by every command that reads an OpenAPI document. */
+export function allowRefOption<T>(y: Argv<T>) {
+  return y.option('openapi-allow-ref', {
+    type: 'string',
+    array: true,
+    default: [] as string[],
+    describe: ALLOW_REF_HELP,
+  });
+}
+
 /** The `init` flags. */
 export function initOptions<T>(y: Argv<T>) {
-  return y
+  return allowRefOption(y)
     .option('openapi', {
       type: 'string',
       describe: 'OpenAPI document (file or URL) to derive the config from',
@@ -33,3 +50,82 @@ export function initOptions<T>(y: Argv<T>) {
     .option('force', { type: 'boolean', default: false, describe: 'Overwrite --out if it exists' })
     .option('timeout', { type: 'number', default: 10000, describe: 'Deadline of one request in ms' });
 }
+
+/** The flags of every command that writes reports (`run`, `demo`, `merge`). */
+export function reportOptions<T>(y: Argv<T>, reporters: string, reporterHelp: string) {
+  return y
+    .option('reporter', { type: 'string', array: true, default: [reporters], describe: reporterHelp })
+    .option('out', { type: 'string', default: 'reports', describe: 'Directory for report files' })
+    .option('fail-on', {
+      choices: ['error', 'warning'] as const,
+      default: 'error' as const,
+      describe: 'Lowest severity that fails the run',
+    })
+    .option('color', {
+      type: 'boolean',
+      describe: 'Colour console output (--no-color turns it off; NO_COLOR is honoured)',
+    })
+    .option('quiet', { type: 'boolean', default: false, describe: QUIET_HELP })
+    .option('verbose', { type: 'boolean', default: false, describe: VERBOSE_HELP });
+}
+
+/** The flags of `merge`. */
+export function mergeOptions<T>(y: Argv<T>) {
+  return reportOptions(
+    y.positional('reports', {
+      type: 'string',
+      array: true,
+      demandOption: true,
+      describe: 'conformance.json of every shard',
+    }),
+    MERGE_REPORTERS.join(','),
+    'Reporters, comma-separated: console, json, junit, html, markdown',
+  );
+}
+
+/** The flags of an audit (`run` and `demo`). */
+export function runOptions<T>(y: Argv<T>) {
+  return reportOptions(
+    y,
+    'console,json,junit',
+    'Reporters, comma-separated: console, json, junit, html, markdown, har',
+  )
+    .option('only', {
+      type: 'string',
+      array: true,
+      default: [] as string[],
+      describe: 'Run only these checks or rules (ids, suites, * wildcards)',
+    })
+    .option('skip', {
+      type: 'string',
+      array: true,
+      default: [] as string[],
+      describe: 'Skip these checks or rules',
+    })
+    .option('concurrency', {
+      type: 'number',
+      default: 8,
+      describe: 'Checks run at once, 1 to 1000 (one resource is never probed by two checks at once)',
+    })
+    .option('timeout', {
+      type: 'number',
+      default: 10000,
+      describe: 'Deadline of one request in ms (headers and body), at most 2147483647',
+    })
+    .option('read-only', {
+      type: 'boolean',
+      default: false,
+      describe: 'Send only requests that cannot change state; skip the rest',
+    })
+    .option('shard', { type: 'string', describe: 'Run shard i of n (e.g. 2/3), split by resource' })
+    .option('max-rps', {
+      type: 'number',
+      describe: "Cap on the audit's own request rate (requests per second, 0.01 to 100000)",
+    });
+}
+
+/** The parsed flags of `run` and `demo`, as yargs gives them (checked by cli/args.ts). */
+export type RunArgv = Awaited<ReturnType<typeof runOptions>['argv']>;
+
+/** The parsed flags of `merge`. */
+export type MergeArgv = Awaited<ReturnType<typeof mergeOptions>['argv']>;

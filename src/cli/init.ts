@@ -1,5 +1,5 @@
 // `conformance init`: a commented starter config from an OpenAPI document, or from reading a live API (GET/OPTIONS only).
-import { writeFile } from 'node:fs/promises';
+import { stat, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { ConformanceError, UnreachableError } from '../core/errors.js';
@@ -13,11 +13,13 @@ import { DEFAULT_TOKEN_ENV } from '../openapi/config.js';
 import { deriveConfig } from '../openapi/import.js';
 import { loadOpenApi, OpenApiError } from '../openapi/load.js';
 import { renderStarter, starterFromDerived, type Starter, type StarterResource } from '../openapi/starter.js';
+import { checkTimeout, refuseRepeated } from './args.js';
 import type { Io } from './audit.js';
 export { INIT_DESCRIPTION, initOptions } from './command-options.js';
 
 export interface InitArgs {
   openapi?: string;
+  'openapi-allow-ref'?: string[];
   'base-url'?: string;
   collections: string[];
   out: string;
@@ -28,6 +30,7 @@ export interface InitArgs {
 
 /** Writes the starter config; returns the exit code (problems are thrown as ConformanceError: exit 2). */
 export async function runInit(args: InitArgs, io: Io, cwd = process.cwd()): Promise<number> {
+  refuseRepeated(args as unknown as Record<string, unknown>, ['collections', 'openapi-allow-ref']);
   const collections = args.collections
     .flatMap((c) => String(c).split(','))
     .map((c) => c.trim())
@@ -44,8 +47,7 @@ export async function runInit(args: InitArgs, io: Io, cwd = process.cwd()): Prom
       '--collections reads a live API: with --openapi the document names the resources',
     );
   }
-  if (!Number.isFinite(args.timeout) || args.timeout < 1)
-    throw new ConformanceError('E_ARGS', '--timeout must be a positive number of milliseconds');
+  checkTimeout(args.timeout);
   let baseUrl: string | undefined;
   if (args['base-url'] !== undefined) {
     const checked = normaliseBaseUrl(args['base-url']);
@@ -54,11 +56,17 @@ export async function runInit(args: InitArgs, io: Io, cwd = process.cwd()): Prom
   }
   const toStdout = args.print || args.out === '-';
   const target = resolve(cwd, args.out);
+  // Before anything is read or fetched: a starter that cannot be written is known now.
+  if (!toStdout) await checkTarget(target, args);
 
   let starter: Starter;
   let notes: string[];
   if (args.openapi !== undefined) {
-    const loaded = await loadOpenApi(args.openapi, { cwd, limits: { timeoutMs: args.timeout } });
+    const loaded = await loadOpenApi(args.openapi, {
+      cwd,
+      allowRefs: (args['openapi-allow-ref'] ?? []).map(String),
+      limits: { timeoutMs: args.timeout },
+    });
     const derived = deriveConfig(loaded.document, loaded.url ? { documentUrl: loaded.url } : {});
     if (derived.resources.length === 0) {
       throw new OpenApiError([
@@ -108,6 +116,22 @@ export async function runInit(args: InitArgs, io: Io, cwd = process.cwd()): Prom
       `  conformance run --config ${args.out}${starter.baseUrl ? '' : ' --base-url <url>'}\n`,
   );
   return 0;
+}
+
+/** --out can be written: its folder exists, and it is not there yet (or --force) and not a folder. */
+async function checkTarget(target: string, args: InitArgs): Promise<void> {
+  const present = await stat(target).catch(() => undefined);
+  if (present?.isDirectory())
+    throw new ConformanceError('E_ARGS', `--out ${args.out}: is a folder, not a file`);
+  if (present && !args.force) {
+    throw new ConformanceError(
+      'E_ARGS',
+      `${args.out} already exists: pass --force to overwrite it, or --out <another file>`,
+    );
+  }
+  const folder = await stat(dirname(target)).catch(() => undefined);
+  if (!folder?.isDirectory())
+    throw new ConformanceError('E_ARGS', `--out ${args.out}: its folder ${dirname(target)} does not exist`);
 }
 
 /** `./x.yaml`-style path from the config's folder to the document; absolute when it is not below it. */

@@ -1,12 +1,15 @@
 // Config loading: find and read the file, parse, interpolate ${VAR}, validate, apply defaults.
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, relative, resolve } from 'node:path';
 import { ConfigError, ConformanceError } from '../core/errors.js';
 import { buildConfig, normaliseBaseUrl, type LoadedConfig, type RawConfig } from './build.js';
-import { interpolate } from './interpolate.js';
+import { interpolate, type Interpolated } from './interpolate.js';
 import { formatOf, parseText, SyntaxProblems, type ConfigFormat, type ParsedText } from './parse.js';
 import { describeValue, oneLine, pathKey, renderProblems, type Problem } from './problems.js';
+import { readCappedFile, ReadProblem } from './read-file.js';
 import { validateAgainstSchema } from './validate.js';
+import { dotSegmentIn } from '../core/dot-segments.js';
+import type { NotProbedPath } from '../core/types.js';
 
 export type { LoadedConfig } from './build.js';
 
@@ -32,7 +35,41 @@ export interface LoadOptions {
    * wins over the file's `openapi`. With it, no config file is needed.
    */
   openapi?: string;
+  /**
+   * Reads the OpenAPI document a run names (`--openapi` or the file's `openapi`): src/openapi's
+   * `openApiStep()`. Config never imports src/openapi (it builds on config), so the caller hands
+   * it in; without it, a named document is a config error.
+   */
+  documentStep?: DocumentStep;
 }
+
+/** What the OpenAPI step is given: the config data so far, and where the document is. */
+export interface DocumentStepInput {
+  /** The config data, interpolated, not yet validated. */
+  data: Record<string, unknown>;
+  /** The document as named (file path or http(s) URL). */
+  source: string;
+  /** Where a relative file path is looked up. */
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** `--base-url` was given (then a document without an absolute server URL is no problem). */
+  baseUrlGiven: boolean;
+  /** Config paths whose whole value came from a variable; the step adds the tokens it takes. */
+  fromEnv: Map<string, string>;
+  /** Config problems found so far; the step adds its own. */
+  problems: Problem[];
+}
+
+/** The config data with the document's findings merged in, and what the run should show. */
+export interface DocumentStepOutput {
+  data: Record<string, unknown>;
+  notProbed: NotProbedPath[];
+  /** Things the user should know (unsupported security, parser warnings...). */
+  notes: string[];
+}
+
+/** Derives config data from an OpenAPI document (see `LoadOptions.documentStep`). */
+export type DocumentStep = (input: DocumentStepInput) => Promise<DocumentStepOutput>;
 
 export interface ParseOptions {
   /** Name shown in every problem line (usually the file as the user wrote it). */
@@ -77,18 +114,10 @@ export async function loadConfig(options: LoadOptions): Promise<LoadedConfig> {
   }
   let text: string;
   try {
-    const info = await stat(file);
-    if (info.isDirectory())
-      throw new ConfigError([`${shown}: cannot read the config file: it is a directory`]);
-    if (info.size > MAX_BYTES)
-      throw new ConfigError([`${shown}: config file too large (${info.size} bytes)`]);
-    text = await readFile(file, 'utf8');
+    text = await readCappedFile(file, shown, 'config file', MAX_BYTES);
   } catch (error) {
-    if (error instanceof ConfigError) throw error;
-    const code = (error as NodeJS.ErrnoException).code;
-    const reason =
-      code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : String(code ?? error);
-    throw new ConfigError([`${shown}: cannot read the config file: ${reason}`]);
+    if (error instanceof ReadProblem) throw new ConfigError([error.message]);
+    throw error;
   }
   const parseOptions = {
     source: shown,
@@ -119,25 +148,29 @@ async function loadChecked(
           ? { source: named, cwd: options.baseDir ?? cwd }
           : undefined;
     if (document === undefined) return finish(prepared, options);
-    // Loaded only when a document is used: the parser is the heaviest module of the CLI.
-    const { applyOpenApi } = await import('../openapi/config.js');
-    const applied = await applyOpenApi(
-      prepared.data,
-      document.source,
-      document.source,
-      { cwd: document.cwd, env, baseUrlGiven: options.baseUrl !== undefined },
-      prepared.fromEnv,
-      prepared.problems,
-    );
-    prepared.data = applied.data;
+    if (load.documentStep === undefined) {
+      throw new ConfigError([
+        `${document.source}: this command cannot read OpenAPI documents (remove "openapi" from the config)`,
+      ]);
+    }
+    const findings = await load.documentStep({
+      data: prepared.data,
+      source: document.source,
+      cwd: document.cwd,
+      env,
+      baseUrlGiven: options.baseUrl !== undefined,
+      fromEnv: prepared.fromEnv,
+      problems: prepared.problems,
+    });
+    prepared.data = findings.data;
     const config = finish(prepared, options);
-    const { findings } = applied;
     config.openapiSource = /^https?:\/\//i.test(document.source)
       ? document.source
       : resolve(document.cwd, document.source);
     if (findings.notProbed.length > 0) {
       config.notProbed = findings.notProbed;
-      config.extraPaths = findings.notProbed.map((n) => n.path);
+      // Linted by RES-NOUN (which may GET them): never a path that could leave the base URL.
+      config.extraPaths = findings.notProbed.map((n) => n.path).filter((p) => dotSegmentIn(p) === undefined);
     }
     if (findings.notes.length > 0) config.openapiNotes = findings.notes;
     return config;
@@ -173,6 +206,8 @@ interface Prepared {
   data: Record<string, unknown>;
   problems: Problem[];
   fromEnv: Map<string, string>;
+  /** Every variable whose value went into a string (see interpolate). */
+  used: Interpolated['used'];
   lineOf: ParsedText['lineOf'];
   overridden: boolean;
   override?: string;
@@ -226,6 +261,7 @@ function prepare(text: string | undefined, options: ParseOptions, env: NodeJS.Pr
     data: interpolated.value as Record<string, unknown>,
     problems,
     fromEnv: interpolated.fromEnv,
+    used: interpolated.used,
     lineOf,
     overridden,
     ...(override === undefined ? {} : { override }),
@@ -254,6 +290,7 @@ function finish(prepared: Prepared, options: ParseOptions): LoadedConfig {
       baseUrlOverride: overridden ? (override ?? '') : undefined,
       baseDir: options.baseDir ?? process.cwd(),
       fromEnv: prepared.fromEnv,
+      usedEnv: prepared.used,
     });
     problems.push(...built.problems);
     config = built.config;

@@ -1,4 +1,5 @@
 // Reading the common valid JSON shapes: bare or enveloped items and lists, volatile fields, deep equality.
+// (Sent values are compared with values read back in values.ts, by meaning.)
 
 /** Keys under which services commonly wrap a single item. */
 const ITEM_ENVELOPES = ['data', 'item', 'result', 'resource', 'record', 'object'];
@@ -155,18 +156,6 @@ export function withoutFields(value: unknown, fields: Iterable<string>): unknown
   return walk(value);
 }
 
-/** Fields of `sent` whose values are not found equal in `seen` (for "is the change visible?"). */
-export function missingValues(sent: unknown, seen: unknown): string[] {
-  if (!isObject(sent) || !isObject(seen)) return deepEqual(sent, seen) ? [] : ['(body)'];
-  return Object.keys(sent).filter((k) => !looselyEqual(sent[k], seen[k]));
-}
-
-/** Equality that tolerates a service returning more fields in nested objects than were sent. */
-function looselyEqual(sent: unknown, seen: unknown): boolean {
-  if (isObject(sent) && isObject(seen)) return Object.keys(sent).every((k) => looselyEqual(sent[k], seen[k]));
-  return deepEqual(sent, seen);
-}
-
 /** Differences between two JSON values as JSON-pointer-ish paths, for messages (at most `limit`). */
 export function diffPaths(a: unknown, b: unknown, limit = 5, path = ''): string[] {
   if (deepEqual(a, b)) return [];
@@ -174,7 +163,11 @@ export function diffPaths(a: unknown, b: unknown, limit = 5, path = ''): string[
     const out: string[] = [];
     for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
       if (out.length >= limit) break;
-      out.push(...diffPaths(a[k], b[k], limit - out.length, `${path}/${k}`));
+      const at = `${path}/${k}`;
+      // A member on one side only is said in words: "undefined" is no value a reader can use.
+      if (!Object.hasOwn(b, k)) out.push(`${at}: ${short(a[k])}, then gone`);
+      else if (!Object.hasOwn(a, k)) out.push(`${at}: absent, then ${short(b[k])}`);
+      else out.push(...diffPaths(a[k], b[k], limit - out.length, at));
     }
     return out;
   }
@@ -187,9 +180,9 @@ export function diffPaths(a: unknown, b: unknown, limit = 5, path = ''): string[
   return [`${path || '/'}: ${short(a)} → ${short(b)}`];
 }
 
-/** A short JSON rendering for messages. */
+/** A short JSON rendering for messages ("nothing" for a missing value, never the word undefined). */
 export function short(value: unknown, max = 60): string {
-  const text = value === undefined ? 'undefined' : JSON.stringify(value);
+  const text = value === undefined ? 'nothing' : (JSON.stringify(value) ?? String(value));
   // A copy: messages last the whole run, and a slice would keep the whole rendering alive.
   return text.length > max ? `${ownCopy(text.slice(0, max - 1))}…` : text;
 }

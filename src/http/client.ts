@@ -1,15 +1,14 @@
-// The one HTTP client: deadlines, body cap, same-origin redirects, 429 back-off, rate cap, evidence.
+// The one HTTP client: deadlines, body cap, same-origin redirects of reads, 429 back-off, rate cap, evidence.
 import { Agent, Client, request, type Dispatcher } from 'undici';
 import type { AuthChoice, Exchange, SendOptions } from '../core/check.js';
-import type { Evidence, Secret } from '../core/types.js';
-import { ownCopy } from '../core/shapes.js';
-import { curlLine } from './curl.js';
+import type { Secret } from '../core/types.js';
 import { Redactor } from './redact.js';
 import { advertisedWait, sleep } from './retry.js';
 import { describeError, INVALID_HTTP } from './errors.js';
-import { BodyLimits, readBody, type BodyRead } from './body.js';
-import { contentCodings, decodableCodings, decoding, isDecodeError, undecodable, type BodyStream } from './decode.js';
-import { bodyValue, KEPT_TEXT, LARGE_TEXT, parseJson, type BodyValue } from './json.js';
+import { BodyLimits } from './body.js';
+import { readAnswer, type BodyStream } from './decode.js';
+import { blankRaw, notSent, toExchange, type RawExchange } from './exchange.js';
+import { bodyValue } from './json.js';
 import { Breaker, type Outcome } from './breaker.js';
 
 /** Time as the client waits it (429 pauses, --max-rps spacing); tests inject a fake one. */
@@ -56,19 +55,16 @@ export interface HttpClientOptions {
   signal?: AbortSignal;
   /** Called with every completed exchange (evidence, HAR, observers). */
   onExchange?: (exchange: Exchange) => void;
+  /** Called once with each warning about the secrets (e.g. a token too short to find its echoes). */
+  onNote?: (note: string) => void;
 }
-
-/** Bytes of a body kept in evidence. */
-const EVIDENCE_BODY_BYTES = 8192;
-
-const NO_BODY: BodyValue = { text: '', json: undefined, isJson: false, validUtf8: true, cost: 0 };
 
 export class HttpClient {
   readonly baseUrl: string;
   readonly origin: string;
   readonly redactor: Redactor;
   private readonly opts: Required<
-    Omit<HttpClientOptions, 'maxRps' | 'signal' | 'onExchange' | 'secrets' | 'clock'>
+    Omit<HttpClientOptions, 'maxRps' | 'signal' | 'onExchange' | 'onNote' | 'secrets' | 'clock'>
   > &
     Pick<HttpClientOptions, 'maxRps' | 'signal' | 'onExchange'>;
   private readonly clock: Clock;
@@ -92,10 +88,10 @@ export class HttpClient {
   constructor(options: HttpClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.origin = new URL(this.baseUrl).origin;
-    this.redactor = new Redactor(options.secrets ?? []);
-    for (const value of [options.tokens.full, options.tokens.limited]) {
-      if (value && !this.redactor.list().some((s) => s.value === value)) this.redactor.add({ value });
-    }
+    // Every spelling of a secret (escaped, encoded, other case...) is the redactor's business.
+    this.redactor = new Redactor(options.secrets ?? [], { onNote: options.onNote });
+    for (const value of [options.tokens.full, options.tokens.limited])
+      if (value) this.redactor.add({ value });
     this.opts = {
       timeoutMs: 10_000,
       maxBodyBytes: 10 * 1024 * 1024,
@@ -125,16 +121,6 @@ export class HttpClient {
     this.clock = options.clock ?? realClock;
     this.bodies = new BodyLimits(this.opts.maxBodyBytes, this.opts.maxBufferedBytes);
     this.breaker = new Breaker(this.opts.breakerThreshold, () => this.probe());
-    // A service may echo a secret escaped (JSON "\/", URL %2F): hide those spellings too.
-    for (const secret of [...this.redactor.list()]) {
-      for (const variant of [
-        encodeURIComponent(secret.value),
-        JSON.stringify(secret.value).slice(1, -1),
-        secret.value.replace(/\//g, '\\/'),
-      ]) {
-        if (variant !== secret.value) this.redactor.add({ value: variant });
-      }
-    }
     options.signal?.addEventListener(
       'abort',
       () => {
@@ -192,9 +178,9 @@ export class HttpClient {
   /** Sends a request; never throws for transport problems (they are in `exchange.error`). */
   async send(options: SendOptions, resource?: string, via?: Dispatcher): Promise<Exchange> {
     const notes: string[] = [];
-    let method = options.method.toUpperCase();
+    const method = options.method.toUpperCase();
     let url = this.resolve(options.path);
-    let body: string | Buffer | undefined =
+    const body: string | Buffer | undefined =
       options.body ?? (options.json !== undefined ? JSON.stringify(options.json) : undefined);
     const headers: Record<string, string> = { 'user-agent': this.opts.userAgent, accept: 'application/json' };
     const authorization = this.authorization(options.auth);
@@ -249,6 +235,14 @@ export class HttpClient {
           );
           return this.finish(raw, notes, resource);
         }
+        if (!SAFE_METHODS.has(method)) {
+          // A write goes only where the audit addressed it: a redirect could aim it at an item the
+          // audit did not create, so the 3xx itself is the answer.
+          notes.push(
+            `redirect (${raw.status}) to ${target.href} not followed: the audit never follows a redirect for a ${method}`,
+          );
+          return this.finish(raw, notes, resource);
+        }
         if (hops >= this.opts.maxRedirects) {
           raw.error = {
             code: 'E_REDIRECT_LIMIT',
@@ -258,12 +252,9 @@ export class HttpClient {
         }
         hops++;
         notes.push(`redirected (${raw.status}) from ${url} to ${target.href}`);
+        // Only reads get here, and they keep their method (a 303 included): the request sent is
+        // the request the evidence shows.
         url = target.href;
-        if (raw.status === 303 || ((raw.status === 301 || raw.status === 302) && method === 'POST')) {
-          method = method === 'HEAD' ? 'HEAD' : 'GET';
-          body = undefined;
-          delete headers['content-type'];
-        }
         continue;
       }
       return this.finish(raw, notes, resource);
@@ -424,7 +415,16 @@ export class HttpClient {
         };
         return raw;
       }
-      const read = await this.receive(res.body as BodyStream, raw, method, timeoutMs);
+      const { read, coding } = await readAnswer(res.body as BodyStream, {
+        headers: raw.headers,
+        status: raw.status,
+        method,
+        limits: this.bodies,
+        timeoutMs,
+      });
+      raw.truncated = read.truncated;
+      if (read.stopped) raw.error = read.stopped;
+      raw.coding = coding;
       try {
         if (read.failure !== undefined) {
           // Headers came, the body did not: not a complete response (evidence still shows what came).
@@ -446,60 +446,6 @@ export class HttpClient {
       if (fresh) fresh.destroy().catch(() => undefined);
     }
     return raw;
-  }
-
-  /**
-   * Reads a body into `raw`, decoded when it is compressed (the cap and the budget count decoded
-   * bytes). A body waits for memory other answers give back before it is cut for want of it; the
-   * 2xx answer to a write may pass the budget (up to twice it), since it may name what the write
-   * created. A compressed body that does not decode is a complete answer with an unusable body;
-   * `failure` is left for the transport's failures only.
-   */
-  private async receive(
-    body: BodyStream,
-    raw: RawExchange,
-    method: string,
-    timeoutMs: number,
-  ): Promise<BodyRead> {
-    const declared = Number(raw.headers['content-length']);
-    const length = Number.isFinite(declared) ? declared : undefined;
-    const noBody = method === 'HEAD' || raw.status === 204 || raw.status === 304;
-    const codings = noBody ? [] : contentCodings(raw.headers['content-encoding']);
-    const unknown = undecodable(codings);
-    const coded = codings.length > 0 && unknown === undefined ? decoding(body, codings) : undefined;
-    const read = await readBody(
-      coded ?? body,
-      this.bodies,
-      // A compressed length says nothing of the decoded size, unless it alone passes the cap.
-      coded && length !== undefined && length <= this.bodies.cap ? undefined : length,
-      {
-        // What a write that succeeded answers may name what it created or changed.
-        essential: !SAFE_METHODS.has(method) && raw.status !== undefined && raw.status < 300,
-        // Other readers usually give memory back within milliseconds: wait for them rather than
-        // cut a body under the cap, but leave the deadline room to read it.
-        waitUntil: Date.now() + timeoutMs / 2,
-        keepReserved: true,
-        ...(coded ? { coding: `${codings.join(', ')}-compressed` } : {}),
-      },
-    );
-    raw.truncated = read.truncated;
-    if (read.stopped) raw.error = read.stopped;
-    if (unknown !== undefined) {
-      raw.coding = { note: `the body is in Content-Encoding ${unknown}, which the audit does not decode (it decodes ${decodableCodings()}): shown as sent`, undecoded: unknown };
-    } else if (coded && coded.wireBytes > 0) {
-      raw.coding = {
-        note: `the body came compressed (Content-Encoding: ${raw.headers['content-encoding']}, ${coded.wireBytes} bytes received) and is shown decoded (${read.truncated ? 'the first ' : ''}${read.bytes.length} bytes)`,
-      };
-    }
-    if (coded && read.failure !== undefined && isDecodeError(read.failure)) {
-      const why = (read.failure as Error).message;
-      raw.coding = {
-        note: `the body is declared Content-Encoding ${raw.headers['content-encoding']} but does not decode (${why}); shown as far as it decoded`,
-        problem: `is declared ${codings.join(', ')}-compressed but does not decode (${why})`,
-      };
-      return { ...read, failure: undefined };
-    }
-    return read;
   }
 
   private finish(raw: RawExchange, notes: string[], resource: string | undefined): Exchange {
@@ -525,60 +471,6 @@ export interface PinnedClient {
   close(): Promise<void>;
 }
 
-interface RawExchange {
-  method: string;
-  url: string;
-  requestHeaders: Record<string, string>;
-  requestBody: string | Buffer | undefined;
-  status?: number;
-  headers: Record<string, string>;
-  /** The body as text and JSON value (absent: no body was read). */
-  value?: BodyValue;
-  truncated: boolean;
-  durationMs: number;
-  error?: { code: string; message: string };
-  /** The status line and headers arrived but the body failed: the exchange has no (complete) status. */
-  incomplete?: boolean;
-  /** Sent by the circuit breaker to check on the service: not itself counted. */
-  probe?: boolean;
-  /** The body's content coding: a note for evidence, and what made it unusable, if anything. */
-  coding?: { note: string; problem?: string; undecoded?: string };
-  /** About the memory the exchange's body takes (set by toExchange; the budget counts it). */
-  cost?: number;
-}
-
-/** An exchange for a request that was never sent (interrupted, service down, another origin). */
-function notSent(
-  method: string,
-  url: string,
-  headers: Record<string, string>,
-  body: string | Buffer | undefined,
-  error: { code: string; message: string },
-  resource: string | undefined,
-  redactor: Redactor,
-): Exchange {
-  const raw: RawExchange = { ...blankRaw(method, url, headers, body), error };
-  return toExchange(raw, [], resource, redactor);
-}
-
-/** An exchange record before anything was received. */
-function blankRaw(
-  method: string,
-  url: string,
-  headers: Record<string, string>,
-  body: string | Buffer | undefined,
-): RawExchange {
-  return {
-    method,
-    url,
-    requestHeaders: { ...headers },
-    requestBody: body,
-    headers: {},
-    truncated: false,
-    durationMs: 0,
-  };
-}
-
 function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
@@ -589,129 +481,3 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
   return out;
 }
 
-function toExchange(
-  raw: RawExchange,
-  notes: string[],
-  resource: string | undefined,
-  redactor: Redactor,
-): Exchange {
-  if (raw.coding) notes.push(raw.coding.note);
-  const body = raw.value ?? NO_BODY;
-  raw.value = undefined;
-  let text = body.text;
-  const { json, isJson, problem: jsonProblem } = body;
-  if (!body.validUtf8) notes.push('the response body is not valid UTF-8');
-  const mediaType = (raw.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-  let evidence: Evidence | undefined;
-  const exchange: Exchange = {
-    method: raw.method,
-    url: raw.url,
-    status: raw.incomplete ? undefined : raw.status,
-    headers: raw.headers,
-    text,
-    json,
-    isJson,
-    mediaType,
-    truncated: raw.truncated,
-    durationMs: raw.durationMs,
-    error: raw.error,
-    resource,
-    ...(jsonProblem !== undefined ? { jsonProblem } : {}),
-    ...(raw.coding?.undecoded !== undefined ? { undecoded: raw.coding.undecoded } : {}),
-    get evidence(): Evidence {
-      evidence ??= detached(buildEvidence(raw, text, isJson, notes, redactor));
-      return evidence;
-    },
-  };
-  if (text.length > LARGE_TEXT && !raw.truncated) {
-    // A large body keeps its evidence (made now, from the whole) and an excerpt as text; its JSON
-    // value stays whole. Checks judge the value; a text of megabytes held by every exchange a check
-    // keeps (an auth matrix keeps seventy) is what took memory past a gigabyte.
-    void exchange.evidence;
-    exchange.text = ownCopy(text.slice(0, KEPT_TEXT));
-    text = '';
-  }
-  raw.cost = exchange.text.length + body.cost - body.text.length;
-  return exchange;
-}
-
-/**
- * The evidence with its body excerpts copied: a slice of a long string keeps the whole string
- * alive, and evidence outlives the exchange (observers and results keep it to the end of the run).
- */
-function detached(evidence: Evidence): Evidence {
-  const own = (body: unknown): unknown => (typeof body === 'string' ? ownCopy(body) : body);
-  evidence.request.body = own(evidence.request.body);
-  if (evidence.response) evidence.response.body = own(evidence.response.body);
-  return evidence;
-}
-
-function buildEvidence(
-  raw: RawExchange,
-  text: string,
-  isJson: boolean,
-  notes: string[],
-  redactor: Redactor,
-): Evidence {
-  const requestText = raw.requestBody === undefined ? undefined : raw.requestBody.toString();
-  const evidence: Evidence = {
-    request: {
-      method: raw.method,
-      url: redactor.text(raw.url),
-      headers: redactor.headers(raw.requestHeaders),
-      body:
-        requestText === undefined
-          ? null
-          : bodyForEvidence(redactor.text(requestText), tryJson(requestText), redactor),
-    },
-    response:
-      raw.status === undefined
-        ? null
-        : {
-            status: raw.status,
-            headers: redactor.headers(raw.headers),
-            body: text === '' ? null : bodyForEvidence(redactor.text(text), isJson, redactor),
-            durationMs: raw.durationMs,
-            ...(raw.truncated ? { truncated: true } : {}),
-          },
-    curl: curlLine(
-      { method: raw.method, url: raw.url, headers: raw.requestHeaders, body: raw.requestBody },
-      redactor.list(),
-    ),
-  };
-  if (raw.error) evidence.error = redactor.text(raw.error.message);
-  if (notes.length > 0) evidence.notes = notes.map((n) => redactor.text(n));
-  return evidence;
-}
-
-function tryJson(text: string): boolean {
-  return parseJson(text).ok;
-}
-
-/** Parsed JSON when small enough to show whole, else the text cut at the evidence limit. */
-function bodyForEvidence(text: string, isJson: boolean, redactor: Redactor): unknown {
-  if (text.length > EVIDENCE_BODY_BYTES) {
-    return `${text.slice(0, EVIDENCE_BODY_BYTES)}… [${text.length - EVIDENCE_BODY_BYTES} more characters not shown]`;
-  }
-  if (isJson) {
-    try {
-      // Parsing undoes escapes ("\u0041", "\/") that hid a secret from the text redaction.
-      return redactDeep(JSON.parse(text), redactor);
-    } catch {
-      return text;
-    }
-  }
-  return text;
-}
-
-/** Every string (and key) of a JSON value with secrets removed. */
-function redactDeep(value: unknown, redactor: Redactor): unknown {
-  if (typeof value === 'string') return redactor.text(value);
-  if (Array.isArray(value)) return value.map((v) => redactDeep(v, redactor));
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.entries(value).map(([k, v]) => [redactor.text(k), redactDeep(v, redactor)]),
-    );
-  }
-  return value;
-}

@@ -1,6 +1,7 @@
-// Decoding compressed answers (Content-Encoding gzip, deflate, br) as they stream in, so the cap counts decoded bytes.
+// Reading an answer's body, decoded as it streams in when compressed (gzip, deflate, br), so the cap counts decoded bytes.
 import { pipeline, Readable, type Transform } from 'node:stream';
 import * as zlib from 'node:zlib';
+import { readBody, type BodyLimits, type BodyRead } from './body.js';
 
 /** A body the reader iterates and can stop (see readBody). */
 export type BodyStream = AsyncIterable<Buffer> & { destroy(): unknown };
@@ -89,4 +90,77 @@ export function decoding(source: BodyStream, codings: string[]): BodyStream & { 
 function zlibHeader(b: Buffer): boolean {
   if (b.length === 0 || (b[0] & 0x0f) !== 8 || b[0] >> 4 > 7) return false;
   return b.length < 2 || ((b[0] << 8) | b[1]) % 31 === 0;
+}
+
+/** What the content coding did to a body: a note for evidence, and what made it unusable. */
+export interface Coding {
+  note: string;
+  /** Completes "the body …" when the coded body does not decode. */
+  problem?: string;
+  /** A coding the audit does not decode: the body is as sent. */
+  undecoded?: string;
+}
+
+/** Methods whose answers name nothing a write created. */
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Reads an answer's body, decoded when it is compressed (the cap and the budget count decoded
+ * bytes). A body waits for memory other answers give back before it is cut for want of it; the
+ * 2xx answer to a write may pass the budget (up to twice it), since it may name what the write
+ * created. A compressed body that does not decode is a complete answer with an unusable body;
+ * `read.failure` is left for the transport's failures only. The bytes stay reserved
+ * (`read.reserved`) until the caller gives them back.
+ */
+export async function readAnswer(
+  body: BodyStream,
+  answer: {
+    headers: Record<string, string>;
+    status: number;
+    method: string;
+    limits: BodyLimits;
+    timeoutMs: number;
+  },
+): Promise<{ read: BodyRead; coding?: Coding }> {
+  const { headers, status, method, limits } = answer;
+  const declared = Number(headers['content-length']);
+  const length = Number.isFinite(declared) ? declared : undefined;
+  const noBody = method === 'HEAD' || status === 204 || status === 304;
+  const codings = noBody ? [] : contentCodings(headers['content-encoding']);
+  const unknown = undecodable(codings);
+  const coded = codings.length > 0 && unknown === undefined ? decoding(body, codings) : undefined;
+  const read = await readBody(
+    coded ?? body,
+    limits,
+    // A compressed length says nothing of the decoded size, unless it alone passes the cap.
+    coded && length !== undefined && length <= limits.cap ? undefined : length,
+    {
+      // What a write that succeeded answers may name what it created or changed.
+      essential: !READS.has(method) && status < 300,
+      // Other readers usually give memory back within milliseconds: wait for them rather than
+      // cut a body under the cap, but leave the deadline room to read it.
+      waitUntil: Date.now() + answer.timeoutMs / 2,
+      keepReserved: true,
+      ...(coded ? { coding: `${codings.join(', ')}-compressed` } : {}),
+    },
+  );
+  const header = headers['content-encoding'];
+  if (unknown !== undefined) {
+    const note = `the body is in Content-Encoding ${unknown}, which the audit does not decode (it decodes ${decodableCodings()}): shown as sent`;
+    return { read, coding: { note, undecoded: unknown } };
+  }
+  if (coded && read.failure !== undefined && isDecodeError(read.failure)) {
+    const why = (read.failure as Error).message;
+    return {
+      read: { ...read, failure: undefined },
+      coding: {
+        note: `the body is declared Content-Encoding ${header} but does not decode (${why}); shown as far as it decoded`,
+        problem: `is declared ${codings.join(', ')}-compressed but does not decode (${why})`,
+      },
+    };
+  }
+  if (!coded || coded.wireBytes === 0) return { read };
+  const shown = `${read.truncated ? 'the first ' : ''}${read.bytes.length} bytes`;
+  const note = `the body came compressed (Content-Encoding: ${header}, ${coded.wireBytes} bytes received) and is shown decoded (${shown})`;
+  return { read, coding: { note } };
 }

@@ -1,6 +1,7 @@
 // A dereferenced OpenAPI document -> a partial config: resources from collection/item path pairs, and what was left out.
 import { OPERATIONS, type Operation } from '../core/types.js';
 import { deepEqual, isObject } from '../core/shapes.js';
+import { dotSegmentIn } from '../core/dot-segments.js';
 import { compileItemSchema } from '../config/item-schema.js';
 import {
   operationOf,
@@ -80,6 +81,8 @@ export function deriveConfig(doc: Json, options: { documentUrl?: string } = {}):
   const used = new Set<string>();
 
   for (const path of items.keys()) {
+    // A dot segment could lead requests out of the base URL: such a path is never probed.
+    if (dotSegmentIn(path) !== undefined) continue;
     const segments = path.replace(/\/+$/, '').split('/');
     const last = segments[segments.length - 1];
     const param = /^\{([^{}]+)\}$/.exec(last)?.[1];
@@ -121,6 +124,9 @@ export function deriveConfig(doc: Json, options: { documentUrl?: string } = {}):
 }
 
 function whyNotProbed(path: string): string {
+  const dots = dotSegmentIn(path);
+  if (dots !== undefined)
+    return `it holds a dot segment (${dots}), which could lead requests out of the base URL: never sent`;
   const segments = path.split('/').filter(Boolean);
   if (segments.length === 0) return 'the root path: not a collection';
   const templated = segments.findIndex((s) => s.includes('{'));

@@ -1,13 +1,18 @@
-// Loading an OpenAPI document: read or fetch, check syntax, validate and dereference with @readme/openapi-parser.
-import { readFile, rm, stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
-import { dereference, validate } from '@readme/openapi-parser';
+// Loading an OpenAPI document: read its files under the $ref rules, check syntax, validate and dereference with @readme/openapi-parser.
+import { dereference, validate, type ParserOptions } from '@readme/openapi-parser';
 import { ConformanceError } from '../core/errors.js';
 import { isObject } from '../core/shapes.js';
 import { formatOf, parseText, SyntaxProblems, type ParsedText } from '../config/parse.js';
 import { oneLine, type Segment } from '../config/problems.js';
 import { specVersion, type Json, type SpecVersion } from './document.js';
-import { DEFAULT_FETCH_LIMITS, FetchProblem, mirrorDocument, type FetchLimits } from './fetch.js';
+import {
+  DEFAULT_FETCH_LIMITS,
+  parserResolveOptions,
+  readSources,
+  SourceProblem,
+  type DocumentSources,
+  type FetchLimits,
+} from './sources.js';
 import { describeValidationErrors } from './problems.js';
 
 /** The document could not be read, parsed or validated; `problems` has one line per problem. */
@@ -33,69 +38,43 @@ export interface LoadedDocument {
 export interface OpenApiLoadOptions {
   /** Where a relative file path is looked up (default: the working directory). */
   cwd?: string;
+  /** `--openapi-allow-ref`: folders a local document's `$ref`s may read beside its own. */
+  allowRefs?: string[];
   limits?: Partial<FetchLimits>;
 }
 
-/** Reads (or fetches), validates and dereferences a document; throws OpenApiError, never anything else. */
+/**
+ * Reads (or fetches), validates and dereferences a document; throws OpenApiError, never anything
+ * else. Every file the document refers to is read first under the `$ref` rules (see
+ * readSources); the parser is served from memory and reads nothing itself.
+ */
 export async function loadOpenApi(source: string, options: OpenApiLoadOptions = {}): Promise<LoadedDocument> {
   const limits = { ...DEFAULT_FETCH_LIMITS, ...options.limits };
-  const isUrl = /^https?:\/\//i.test(source);
-  let file: string;
-  let text: string;
-  let tempDir: string | undefined;
   try {
-    if (isUrl) {
-      const mirrored = await mirrorDocument(source, limits);
-      ({ file, text } = mirrored);
-      tempDir = mirrored.dir;
-    } else {
-      file = resolve(options.cwd ?? process.cwd(), source);
-      text = await readLocal(file, source, limits.maxBytes);
-    }
-    // Messages about a fetched document name its URL, not the temp folder it was mirrored to.
-    const shownError = (message: string): string =>
-      tempDir ? message.split(`${tempDir}/files`).join(new URL(source).origin) : message;
-    return await validated(file, text, source, shownError, isUrl ? source : undefined);
+    const sources = await readSources(
+      source,
+      { cwd: options.cwd ?? process.cwd(), allowRefs: options.allowRefs ?? [] },
+      limits,
+    );
+    return await validated(sources, source);
   } catch (error) {
     if (error instanceof OpenApiError) throw error;
-    if (error instanceof FetchProblem) throw new OpenApiError([oneLine(error.message)]);
+    if (error instanceof SourceProblem) throw new OpenApiError([oneLine(error.message)]);
     throw new OpenApiError([
       oneLine(`${source}: cannot load the OpenAPI document: ${(error as Error)?.message ?? error}`),
     ]);
-  } finally {
-    if (tempDir) await rm(tempDir, { recursive: true, force: true });
   }
 }
 
-async function readLocal(file: string, shown: string, maxBytes: number): Promise<string> {
-  try {
-    const info = await stat(file);
-    if (info.isDirectory())
-      throw new OpenApiError([`${shown}: cannot read the OpenAPI document: it is a directory`]);
-    if (info.size > maxBytes)
-      throw new OpenApiError([
-        `${shown}: OpenAPI document too large (${info.size} bytes, at most ${maxBytes})`,
-      ]);
-    return await readFile(file, 'utf8');
-  } catch (error) {
-    if (error instanceof OpenApiError) throw error;
-    const code = (error as NodeJS.ErrnoException).code;
-    const reason =
-      code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : String(code ?? error);
-    throw new OpenApiError([`${shown}: cannot read the OpenAPI document: ${reason}`]);
-  }
-}
-
-async function validated(
-  file: string,
-  text: string,
-  source: string,
-  shownError: (message: string) => string,
-  url: string | undefined,
-): Promise<LoadedDocument> {
+async function validated(sources: DocumentSources, source: string): Promise<LoadedDocument> {
+  const { root, text, url } = sources;
+  const parserOptions = {
+    resolve: parserResolveOptions(sources),
+    dereference: { circular: 'ignore' as const },
+  } as ParserOptions;
   let parsed: ParsedText;
   try {
-    parsed = parseText(text, formatOf(url ? new URL(url).pathname : file), source);
+    parsed = parseText(text, formatOf(url ? new URL(url).pathname : root), source);
   } catch (error) {
     if (error instanceof SyntaxProblems) throw new OpenApiError(error.lines);
     throw error;
@@ -108,18 +87,16 @@ async function validated(
   }
   let result;
   try {
-    result = await validate(file);
+    result = await validate(root, parserOptions);
   } catch (error) {
-    throw new OpenApiError([oneLine(`${source}: ${shownError((error as Error).message)}`)]);
+    throw new OpenApiError([oneLine(`${source}: ${(error as Error).message}`)]);
   }
   if (!result.valid) {
-    const dereferenced = await dereference(file, { dereference: { circular: 'ignore' } }).catch(
-      () => undefined,
-    );
+    const dereferenced = await dereference(root, parserOptions).catch(() => undefined);
     const lineOf = (path: readonly Segment[]): number | undefined =>
       holds(raw, path) ? parsed.lineOf(path) : undefined;
     const lines = describeValidationErrors(
-      result.errors.map((e) => shownError(e.message)),
+      result.errors.map((e) => e.message),
       dereferenced,
       lineOf,
     ).map((line) => `${source}: ${line}`);
@@ -128,16 +105,16 @@ async function validated(
   }
   let document: Json;
   try {
-    document = (await dereference(file, { dereference: { circular: 'ignore' } })) as unknown as Json;
+    document = (await dereference(root, parserOptions)) as unknown as Json;
   } catch (error) {
-    throw new OpenApiError([oneLine(`${source}: ${shownError((error as Error).message)}`)]);
+    throw new OpenApiError([oneLine(`${source}: ${(error as Error).message}`)]);
   }
   return {
     document,
     version: specVersion(document),
     source,
     ...(url ? { url } : {}),
-    warnings: result.warnings.map((w) => oneLine(`${source}: ${shownError(w.message)}`)),
+    warnings: result.warnings.map((w) => oneLine(`${source}: ${w.message}`)),
   };
 }
 

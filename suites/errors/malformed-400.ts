@@ -7,13 +7,13 @@ import {
   idOf,
   isObject,
   listIds,
-  missingValues,
   short,
   unwrapItemLoose,
   unwrapList,
   VOLATILE_FIELDS,
   withoutFields,
 } from '../../src/core/shapes.js';
+import { sameValue } from '../../src/core/values.js';
 import { requestLine, statusText } from '../../src/core/verdicts.js';
 
 /** One malformed (or, when `lenient`, merely unusual) body. */
@@ -219,8 +219,7 @@ function adopt(ctx: CheckContext, listed: Exchange, added: string[], probe: Prob
   const left: string[] = [];
   for (const id of added) {
     const entry = entries.find((e) => idOf(e, r.idField) === id);
-    const ours =
-      isObject(probe.value) && entry !== undefined && missingValues(probe.value, entry).length === 0;
+    const ours = isObject(probe.value) && entry !== undefined && sameValue(probe.value, entry);
     if (ours) ctx.track(ctx.itemPath(id), r.name);
     else left.push(id);
   }

@@ -1,5 +1,5 @@
 // ERR-SERVER: no request the audit sends makes the server fail (5xx, or no usable answer).
-import { defineCheck } from '../../src/core/check.js';
+import { defineCheck, NOT_JUDGED } from '../../src/core/check.js';
 import { answered } from '../../src/core/verdicts.js';
 import { INVALID_HTTP } from '../../src/http/errors.js';
 
@@ -30,9 +30,10 @@ export default defineCheck({
     sends:
       'Nothing of its own: it judges every answer to every request the other checks send, malformed ones included.',
     passes:
-      'No answer is 5xx, and no request is left without a complete, valid HTTP answer (reset, stalled, cut short, or refused by the HTTP parser: an invalid status line, headers over the parser\'s limit, a NUL byte in a header, conflicting Transfer-Encoding and Content-Length).',
+      'No answer is 5xx, and no request is left without a complete, valid HTTP answer (reset, stalled, cut short, or refused by the HTTP parser: an invalid status line, headers over the parser limit, a NUL byte in a header, conflicting Transfer-Encoding and Content-Length). Skipped where no request got an answer to judge.',
     why: "A 5xx says the fault is the server's: whatever a client sends, the server must answer with a 4xx that says what is wrong, not crash.",
   },
+  nothingToJudge: 'no request got a complete answer or a failure of the server to judge',
   inspect(x) {
     if (x.status !== undefined && x.status >= 500 && x.status <= 599) return { message: answered(x) };
     if (x.status === undefined && x.error && SERVER_BROKE.has(x.error.code)) {
@@ -40,6 +41,8 @@ export default defineCheck({
       const what = x.error.code === INVALID_HTTP ? '' : 'no complete answer: ';
       return { message: `${x.method} ${x.url} got ${what}${x.error.message}` };
     }
+    // No answer for a reason of the audit's own (its size cap, an interruption): not the server's doing.
+    if (x.status === undefined) return NOT_JUDGED;
     return undefined;
   },
 });

@@ -19,7 +19,7 @@ export default defineCheck({
     sends:
       'Only for resources declared with idempotencyKey: true. Lists the collection; POSTs the sample with a fresh random key in the configured header (default Idempotency-Key); POSTs the same body with the same key again; lists the collection again; then POSTs a different body (the replace payload, or the sample with one value changed) with the same key. Everything created is deleted at the end.',
     passes:
-      'The retry creates nothing new: it names the same resource as the first answer (any 2xx replay passes), or refuses with a 4xx; and the collection gained exactly one item with the sent values. Warning: reusing the key with a different body is not refused with a 4xx (409 and 422 are the usual answers).',
+      'The retry creates nothing new: it names the same resource as the first answer (any 2xx replay passes), or refuses with a 4xx; and the collection gained exactly one item with the sent values (compared by meaning: a number read back as a decimal string of the same value, a date-time in another RFC 3339 spelling of the same instant). Warning: reusing the key with a different body is not refused with a 4xx (409 and 422 are the usual answers).',
     why: 'A client retries a POST whose answer was lost precisely so that it is not done twice; a key that is ignored charges the card twice or files the order twice.',
   },
   async run(ctx) {

@@ -1,6 +1,7 @@
 // MTH-CHANGE: PUT and PATCH on an item answer 200 and the change is visible to a later GET.
 import { defineCheck, type CheckContext, type Created } from '../../src/core/check.js';
 import { valuesNotShown } from './support/shown.js';
+import { describeDifferences } from '../../src/core/values.js';
 import { answered } from '../../src/core/verdicts.js';
 
 export default defineCheck({
@@ -17,7 +18,8 @@ export default defineCheck({
   description: {
     sends:
       'Creates an item, PUTs the replacement payload and GETs it; PATCHes the update payload and GETs it.',
-    passes: 'Each change answers 200, and the following GET shows every field value that was sent.',
+    passes:
+      'Each change answers 200, and the following GET shows every field value that was sent, compared by meaning: a number may read back as a decimal string of the same value ("3.00"), a date-time in another RFC 3339 spelling of the same instant, a date as midnight UTC of that day; a rounded number is a changed value.',
     why: "A change that answers success but is not stored silently loses the client's data; 204 or 202 breaks clients that expect the changed representation.",
   },
   async run(ctx) {
@@ -50,10 +52,10 @@ async function change(
     ctx.fail({ message: `after ${method}, ${answered(read)}, expected 200`, evidence: [sent, read] });
     return;
   }
-  const missing = valuesNotShown(body, read.json, r.idField);
-  if (missing.length > 0) {
+  const differences = valuesNotShown(body, read.json, r.idField);
+  if (differences.length > 0) {
     ctx.fail({
-      message: `${method} answered ${sent.status} but a later GET does not show the values sent for ${missing.map((f) => `"${f}"`).join(', ')}`,
+      message: `${method} answered ${sent.status} but a later GET does not show the values sent: ${describeDifferences(differences)}`,
       evidence: [sent, read],
     });
   }

@@ -4,6 +4,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig, parseConfigText } from '../../src/config/load.js';
 import { packagePath } from '../../src/core/paths.js';
+import { openApiStep } from '../../src/openapi/step.js';
 import { configError, configErrorAsync, MINIMAL_YAML, tempDir } from './helpers.js';
 
 const MINIMAL_JSON = JSON.stringify({
@@ -208,8 +209,12 @@ webhooks:
       // The document is read at load time, so it must exist (and be valid).
       'sub/api.yaml': readFileSync(packagePath('test', 'fixtures', 'openapi', 'widgets-31.yaml'), 'utf8'),
     });
-    const config = await loadConfig({ cwd: dir, path: 'sub/c.yaml' });
+    const config = await loadConfig({ cwd: dir, path: 'sub/c.yaml', documentStep: openApiStep() });
     expect(config.openapiSource).toBe(join(dir, 'sub', 'api.yaml'));
+    // A command that cannot read documents says so instead of ignoring the key.
+    await expect(loadConfig({ cwd: dir, path: 'sub/c.yaml' })).rejects.toThrow(
+      './api.yaml: this command cannot read OpenAPI documents',
+    );
     const remote = parseConfigText(`${MINIMAL_YAML}openapi: https://x.test/openapi.json\n`, {
       source: 'c.yaml',
     });

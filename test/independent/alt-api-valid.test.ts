@@ -109,6 +109,14 @@ const COMBINATIONS: Combination[] = [
       clockSkewMs: -20000,
     },
   },
+  {
+    name: 'decimal and timestamp columns: numbers shown as strings with two decimals ("12.50"), date-times as the same instant at +02:00 with milliseconds, dates as midnight UTC',
+    options: { values: 'decimal-strings' },
+  },
+  {
+    name: 'decimal strings and respelled date-times inside JSON:API documents, server-managed fields nested',
+    options: { values: 'decimal-strings', format: 'jsonapi', managedFields: 'nested', pageSize: 2 },
+  },
 ];
 
 describe('full audit of the alternative API', () => {

@@ -3,6 +3,7 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { packagePath } from '../../src/core/paths.js';
+import { loadOpenApi, OpenApiError } from '../../src/openapi/load.js';
 import type { ExampleApiOptions } from '../../src/example-api/index.js';
 import { startExampleFixture, type FixtureServer } from '../../src/testing/fixture-server.js';
 import { runCli, type CliRun } from '../../src/testing/cli-runner.js';
@@ -118,4 +119,18 @@ export async function readReport(
   out: string,
 ): Promise<{ results: ReportResult[]; notProbed?: Array<{ path: string; reason: string }> }> {
   return JSON.parse(await readFile(join(out, 'conformance.json'), 'utf8'));
+}
+
+/** The problem lines of a document that must not load (fails the test when it loads). */
+export async function openApiProblems(
+  source: string,
+  options: Parameters<typeof loadOpenApi>[1] = {},
+): Promise<string[]> {
+  try {
+    await loadOpenApi(source, options);
+  } catch (error) {
+    if (error instanceof OpenApiError) return error.problems;
+    throw error;
+  }
+  throw new Error('expected an OpenApiError, but the document loaded');
 }

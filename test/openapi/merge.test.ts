@@ -2,9 +2,13 @@
 import { describe, expect, it } from '@jest/globals';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { loadConfig } from '../../src/config/load.js';
+import { loadConfig as loadWith, type LoadOptions } from '../../src/config/load.js';
 import { ConfigError, ConformanceError } from '../../src/core/errors.js';
+import { openApiStep } from '../../src/openapi/step.js';
 import { fixture, tempFolder } from './helpers.js';
+
+/** Config loading as `run` does it: with the OpenAPI step. */
+const loadConfig = (options: LoadOptions) => loadWith({ documentStep: openApiStep(), ...options });
 
 const DOC = fixture('widgets-31.yaml');
 

@@ -7,6 +7,7 @@ import type { Middleware } from '../../src/example-api/index.js';
 import { VALID_VARIANTS } from './valid-variants.js';
 import { altFixture } from '../../src/testing/alt-api/index.js';
 import { isInner, pathOf, replay, selfRequest, sendJson } from './self-requests.js';
+import { DECIMAL_STRINGS_CASE } from './value-fixtures.js';
 
 const tester = new CheckTester();
 
@@ -50,6 +51,11 @@ tester.run(idempotencyKeyOnce, {
     ...VALID_VARIANTS,
     { name: 'the retry replays the item with 200', api: { middleware: replayAs200 } },
     { name: 'JSON:API documents, another header name', ...altFixture({ format: 'jsonapi' }) },
+    DECIMAL_STRINGS_CASE,
+    {
+      name: 'numbers as strings with two decimals, date-times at +02:00, dates as midnight UTC',
+      ...altFixture({ values: 'decimal-strings' }),
+    },
     {
       name: 'reusing the key with another body answers 422',
       api: {
@@ -62,6 +68,13 @@ tester.run(idempotencyKeyOnce, {
     },
   ],
   invalid: [
+    {
+      // The second item is found in the collection by the values sent, read back as decimal strings.
+      name: 'the retry replays the first answer but creates a second item; numbers shown as decimal strings',
+      ...altFixture({ values: 'decimal-strings', breaks: ['key-replays-but-creates'] }),
+      resource: 'updates',
+      message: /two POSTs with the same X-Idempotency-Key created 2 items/,
+    },
     {
       // Found by the alternative API: list entries are JSON:API resource objects, the sample a document.
       name: 'JSON:API: the retry replays the first answer but creates a second item',

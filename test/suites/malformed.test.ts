@@ -8,6 +8,7 @@ import malformed400 from '../../suites/errors/malformed-400.js';
 import { probesFor } from '../../suites/errors/malformed-400.js';
 import { VALID_VARIANTS } from './valid-variants.js';
 import { isInner, jsonOf, pathOf, replay, selfRequest, sendJson } from './self-requests.js';
+import { showsDecimalStrings } from './value-fixtures.js';
 
 const tester = new CheckTester();
 const WIDGET = /^\/v1\/widgets\/\d+$/;
@@ -187,6 +188,21 @@ describe('malformed-400 cleanup and probes', () => {
       config: withDuplicateInvalid,
     });
     expect(result.results.find((r) => r.resource === 'widgets')?.status).toBe('failed');
+    expect(result.cleanup.leftovers).toEqual([]);
+    expect(JSON.stringify(after)).toBe(JSON.stringify(before));
+  });
+
+  it('deletes an item a refused POST created when it carries the values sent, read back as decimal strings', async () => {
+    const { result, before, after } = await auditFixture([malformed400], {
+      api: {
+        middleware: async (req, res, body) =>
+          (await refusedButCreated(req, res, body)) || showsDecimalStrings(req, res, body),
+      },
+      config: withDuplicateInvalid,
+    });
+    expect(result.results.find((r) => r.resource === 'widgets')?.message).toMatch(
+      /answered 400 but changed the collection: id \d+ appeared;/,
+    );
     expect(result.cleanup.leftovers).toEqual([]);
     expect(JSON.stringify(after)).toBe(JSON.stringify(before));
   });

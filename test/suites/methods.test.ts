@@ -1,4 +1,5 @@
 // CheckTester cases for the methods suite: MTH-READ, MTH-CREATE, MTH-CHANGE, MTH-DELETE.
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CheckTester } from '../../src/testing/check-tester.js';
 import readCollectionAndItem from '../../suites/methods/read-collection-and-item.js';
 import createAnswers201 from '../../suites/methods/create-answers-201.js';
@@ -7,6 +8,24 @@ import changeVisible from '../../suites/methods/change-visible.js';
 import deleteRemoves from '../../suites/methods/delete-removes.js';
 import { VALID_VARIANTS } from './valid-variants.js';
 import { altFixture } from '../../src/testing/alt-api/index.js';
+import { DECIMAL_STRINGS_CASE, roundsPrices, threeDecimalPrices } from './value-fixtures.js';
+import type { AuditConfig } from '../../src/core/types.js';
+
+/** The alternative API's updates payloads with a rollout of three decimals (shown with two). */
+function rolloutOfThreeDecimals(config: AuditConfig): AuditConfig {
+  return {
+    ...config,
+    resources: config.resources.map((r) =>
+      r.name === 'updates'
+        ? {
+            ...r,
+            sample: { ...(r.sample as object), rollout: 3.456 },
+            update: { rollout: 7.891 },
+          }
+        : r,
+    ),
+  };
+}
 
 const tester = new CheckTester();
 
@@ -31,8 +50,31 @@ tester.run(createAnswers201, {
     ...VALID_VARIANTS,
     // Found by the alternative API: the payload is sent and read back inside JSON:API documents.
     { name: 'JSON:API documents', ...altFixture({ format: 'jsonapi' }) },
+    DECIMAL_STRINGS_CASE,
+    {
+      name: 'numbers as strings with two decimals, date-times at +02:00, dates as midnight UTC',
+      ...altFixture({ values: 'decimal-strings' }),
+    },
+    {
+      name: 'the same inside JSON:API documents',
+      ...altFixture({ values: 'decimal-strings', format: 'jsonapi' }),
+    },
   ],
   invalid: [
+    {
+      name: 'a price of three decimals stored rounded to two',
+      resource: 'widgets',
+      api: { middleware: roundsPrices },
+      config: threeDecimalPrices,
+      message:
+        'the created item does not read back the values sent: price: sent 3.456, read 3.46 (rounded to 2 decimals)',
+    },
+    {
+      name: 'a rollout of three decimals shown as a string with two',
+      resource: 'updates',
+      ...altFixture({ values: 'decimal-strings' }, rolloutOfThreeDecimals),
+      message: 'rollout: sent 3.456, read "3.46" (rounded to 2 decimals)',
+    },
     {
       name: 'POST answers 200',
       api: { breaks: { createStatus200: true } },
@@ -44,14 +86,36 @@ tester.run(createAnswers201, {
       message: 'cannot be read back',
     },
     {
+      name: 'POST answers 201 with the sample and the id of a widget that existed before',
+      api: { middleware: createAnswer(201, { id: 1, name: 'bolt', price: 3 }) },
+      message:
+        /answered 201 naming widgets 1 in its body, an item that existed before this create \(an earlier answer showed it\): the service answered an existing item; the audit neither changes nor deletes it/,
+    },
+    {
+      name: 'POST answers 201 with a Location naming a widget that existed before',
+      api: { middleware: createAnswer(201, undefined, (origin) => `${origin}/v1/widgets/1`) },
+      message: /naming widgets 1 in its Location, an item that existed before this create/,
+    },
+    {
+      name: 'POST answers 201 with an id that path normalisation turns into another item',
+      api: { middleware: createAnswer(201, { id: 'x/../1', name: 'bolt', price: 3 }) },
+      message: /naming id "x\/\.\.\/1", which no URL can address as one item/,
+    },
+    {
+      name: 'POST answers 201 with only a Location on another origin',
+      api: { middleware: createAnswer(201, undefined, () => 'http://127.0.0.1:9/v1/widgets/1') },
+      message: /no "id" in the body and a Location header that names no widgets item on the audit's origin/,
+    },
+    {
       name: 'optional fields silently dropped',
       ...altFixture({ breaks: ['create-drops-optional'] }),
-      message: 'reads back without the values sent for "primary", "lines"',
+      message:
+        'the created item does not read back the values sent: primary: sent false, gone; lines: sent ["Bat. A"], gone',
     },
     {
       name: 'optional fields silently dropped, JSON:API',
       ...altFixture({ format: 'jsonapi', breaks: ['create-drops-optional'] }),
-      message: 'reads back without the values sent for "data"',
+      message: 'data.attributes.primary: sent false, gone; data.attributes.lines: sent ["Bat. A"], gone',
     },
   ],
 });
@@ -106,12 +170,33 @@ tester.run(changeVisible, {
     ...VALID_VARIANTS,
     // Found by the alternative API: PUT and PATCH payloads are JSON:API documents.
     { name: 'JSON:API documents', ...altFixture({ format: 'jsonapi' }) },
+    DECIMAL_STRINGS_CASE,
+    {
+      name: 'numbers as strings with two decimals, date-times at +02:00, dates as midnight UTC',
+      ...altFixture({ values: 'decimal-strings' }),
+    },
   ],
   invalid: [
     {
+      name: 'prices of three decimals stored rounded to two',
+      resource: 'widgets',
+      api: { middleware: roundsPrices },
+      config: threeDecimalPrices,
+      message:
+        'PATCH answered 200 but a later GET does not show the values sent: price: sent 5.678, read 5.68 (rounded to 2 decimals)',
+    },
+    {
+      name: 'a rollout of three decimals shown as a string with two',
+      resource: 'updates',
+      ...altFixture({ values: 'decimal-strings' }, rolloutOfThreeDecimals),
+      message:
+        'PATCH answered 200 but a later GET does not show the values sent: rollout: sent 7.891, read "7.89" (rounded to 2 decimals)',
+    },
+    {
       name: 'PATCH ignored, JSON:API',
       ...altFixture({ format: 'jsonapi', breaks: ['patch-ignored'] }),
-      message: 'PATCH answered 200 but a later GET does not show the values sent for "data"',
+      message:
+        'PATCH answered 200 but a later GET does not show the values sent: data.attributes.city: sent "Saint-Étienne", read "Paris"',
     },
     {
       name: 'PUT and PATCH answer 204',
@@ -166,3 +251,21 @@ tester.run(deleteRemoves, {
     },
   ],
 });
+
+/**
+ * Example API middleware: every POST of a widget is answered with this status, body and Location
+ * (given the server's origin) instead of being stored.
+ */
+function createAnswer(
+  status: number,
+  body: unknown,
+  location?: (origin: string) => string,
+): (req: IncomingMessage, res: ServerResponse) => boolean {
+  return (req, res) => {
+    if (req.method !== 'POST' || !/^\/v1\/widgets\/?$/.test(req.url ?? '')) return false;
+    const headers: Record<string, string> = body === undefined ? {} : { 'content-type': 'application/json' };
+    if (location) headers.location = location(`http://${req.headers.host}`);
+    res.writeHead(status, headers).end(body === undefined ? undefined : JSON.stringify(body));
+    return true;
+  };
+}

@@ -63,6 +63,19 @@ export function altConfigText(server: AltServer): string {
         id: { type: string, pattern: '^adr_[0-9a-z]{5}$' }
         object: { const: address }
         ${lines([...addressProps, '_links: { type: object }', 'href: { type: string }'], 8)}`;
+  // A service that shows decimals as strings and dates as timestamps is described so by its users.
+  const updatesValues =
+    o.values === 'decimal-strings'
+      ? [
+          "rollout: { type: string, pattern: '^[0-9]+[.][0-9]{2}$' }",
+          'scheduled_for: { type: string, format: date-time }',
+          'release_date: { type: string, format: date-time }',
+        ]
+      : [
+          'rollout: { type: number, minimum: 0, maximum: 100 }',
+          'scheduled_for: { type: string, format: date-time }',
+          'release_date: { type: string, format: date }',
+        ];
   const updatesRequired = summary
     ? '[id]'
     : jsonapi
@@ -96,14 +109,16 @@ ${nested ? '# Server-managed members the audit cannot guess.\nignoreFields: [rev
   - name: updates
     path: ${parent}/updates
     operations: ${o.updatesOps === 'read-only' ? '[list, read]' : '[list, read, create, replace, update, delete]'}
-    sample: ${doc('updates', "{ title: '2.6.0', channel: stable, success: false, notes: ['rolled back'], build: { number: 412, commit: a1b2c3d } }")}
-    replace: ${doc('updates', "{ title: '2.6.1', channel: beta, success: true }")}
-    update: ${doc('updates', '{ success: true, build: { number: 413 } }')}
+    sample: ${doc('updates', "{ title: '2.6.0', channel: stable, success: false, notes: ['rolled back'], build: { number: 412, commit: a1b2c3d }, rollout: 12.5, scheduled_for: '2026-05-04T09:30:00Z', release_date: '2026-05-04' }")}
+    replace: ${doc('updates', "{ title: '2.6.1', channel: beta, success: true, rollout: 100, scheduled_for: '2026-05-05T18:00:00.250+01:00' }")}
+    update: ${doc('updates', "{ success: true, build: { number: 413 }, rollout: 0.75, release_date: '2026-05-06' }")}
     invalid:
       - ${doc('updates', "{ title: '2.6.0', channel: alpha, success: true }")}
       - ${doc('updates', "{ title: '2.6.0', channel: stable }")}
       - ${doc('updates', "{ title: '2.6.0', channel: stable, success: 'yes' }")}
       - ${doc('updates', '{ channel: stable, success: true }')}
+      - ${doc('updates', "{ title: '2.6.0', channel: stable, success: true, rollout: 120 }")}
+      - ${doc('updates', "{ title: '2.6.0', channel: stable, success: true, scheduled_for: 'next tuesday' }")}
     forbidden: ${forbidden}
     idempotencyKey: true
     schema:
@@ -116,6 +131,7 @@ ${nested ? '# Server-managed members the audit cannot guess.\nignoreFields: [rev
         success: { type: boolean }
         notes: { type: array, items: { type: string } }
         build: { type: object }
+        ${lines(updatesValues, 8)}
   - name: settings
     path: ${parent}/settings
     idField: ${jsonapi ? 'id' : 'uid'}

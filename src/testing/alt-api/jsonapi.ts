@@ -18,7 +18,7 @@ function url(r: AltResource, place: Place, id?: string): string {
 
 /** A resource object: `{type, id, attributes, links}`; server-managed members are attributes too. */
 export function resourceObject(r: AltResource, rec: StoredRecord, place: Place): Record<string, unknown> {
-  const { [r.idField]: _id, ...attributes } = represent(r, rec, place.opts.managedFields);
+  const { [r.idField]: _id, ...attributes } = represent(r, rec, place.opts);
   return { type: r.name, id: rec.id, attributes, links: { self: url(r, place, rec.id) } };
 }
 

@@ -82,6 +82,14 @@ export interface AltChoices {
   latencyMs: number;
   /** The collections live under a parent resource: /accounts/acc_main/addresses. */
   nested: boolean;
+  /**
+   * How stored values are shown: `as-sent`, or `decimal-strings` as a decimal column and a
+   * timestamp column show them: every number of a client field as a string with two decimals
+   * (`2` as `"2.00"`, `12.5` as `"12.50"`, so `3.456` shows rounded as `"3.46"`), date-times as the
+   * same instant at +02:00 with milliseconds, dates as midnight UTC (`2026-05-04T00:00:00Z`).
+   * Values are stored as sent; only answers change.
+   */
+  values: 'as-sent' | 'decimal-strings';
   /** Media type of non-error JSON answers (default application/json; charset=utf-8, or hal+json for hal lists). */
   contentType?: string;
 }
@@ -204,6 +212,7 @@ export const ALT_DEFAULTS: AltChoices = {
   clockSkewMs: 0,
   latencyMs: 0,
   nested: false,
+  values: 'as-sent',
 };
 
 /** Fills in the defaults. */

@@ -43,7 +43,7 @@ export const LIST_PARAMS: Record<ResolvedAlt['lists'], string[]> = {
 
 /** A record as an answer shows it (Stripe-style `object`, HAL `_links` where that style is chosen). */
 export function view(r: AltResource, rec: StoredRecord, where: Where): Record<string, unknown> {
-  const item = represent(r, rec, where.opts.managedFields);
+  const item = represent(r, rec, where.opts);
   if (where.opts.lists === 'stripe') return { object: r.objectName, ...item };
   if (where.opts.lists === 'hal') {
     return { ...item, _links: { self: { href: itemUrl(r, rec.id, where) } } };

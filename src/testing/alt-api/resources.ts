@@ -3,7 +3,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 
 /** The JSON type of one client-writable field. */
 export interface FieldSpec {
-  type: 'string' | 'integer' | 'boolean' | 'strings' | 'object';
+  /** `datetime`: an RFC 3339 date-time string; `date`: a `YYYY-MM-DD` string. */
+  type: 'string' | 'integer' | 'number' | 'boolean' | 'strings' | 'object' | 'datetime' | 'date';
   required?: boolean;
   /** Allowed string values. */
   oneOf?: string[];
@@ -11,8 +12,10 @@ export interface FieldSpec {
   pattern?: RegExp;
   /** Minimum string length (default 1 for required strings). */
   minLength?: number;
-  /** Integers must be at least this. */
+  /** Numbers must be at least this. */
   min?: number;
+  /** Numbers must be at most this. */
+  max?: number;
 }
 
 export interface AltResource {
@@ -95,6 +98,10 @@ export function altResources(): AltResource[] {
         success: { type: 'boolean', required: true },
         notes: { type: 'strings' },
         build: { type: 'object' },
+        /** Percentage of users the rollout reaches. */
+        rollout: { type: 'number', min: 0, max: 100 },
+        scheduled_for: { type: 'datetime' },
+        release_date: { type: 'date' },
       },
       newId: objectId,
       idShape: /^[0-9a-f]{24}$/,
@@ -172,10 +179,19 @@ function checkField(name: string, spec: FieldSpec, value: unknown): string | und
       return undefined;
     }
     case 'integer':
-      if (typeof value !== 'number' || !Number.isInteger(value)) return `"${name}" must be an integer`;
-      return spec.min !== undefined && value < spec.min
-        ? `"${name}" must be at least ${spec.min}`
-        : undefined;
+    case 'number':
+      if (typeof value !== 'number' || (spec.type === 'integer' && !Number.isInteger(value)))
+        return `"${name}" must be ${spec.type === 'integer' ? 'an integer' : 'a number'}`;
+      if (spec.min !== undefined && value < spec.min) return `"${name}" must be at least ${spec.min}`;
+      return spec.max !== undefined && value > spec.max ? `"${name}" must be at most ${spec.max}` : undefined;
+    case 'datetime':
+      return typeof value === 'string' && isDateTime(value)
+        ? undefined
+        : `"${name}" must be a date-time such as 2026-05-04T09:30:00Z`;
+    case 'date':
+      return typeof value === 'string' && isDate(value)
+        ? undefined
+        : `"${name}" must be a date such as 2026-05-04`;
     case 'boolean':
       return typeof value === 'boolean' ? undefined : `"${name}" must be true or false`;
     case 'strings':
@@ -185,6 +201,20 @@ function checkField(name: string, spec: FieldSpec, value: unknown): string | und
     case 'object':
       return typeof value === 'object' && !Array.isArray(value) ? undefined : `"${name}" must be an object`;
   }
+}
+
+/** `2026-05-04T09:30:00Z`, `2026-05-04T11:30:00.250+02:00`: a real day and time with an offset. */
+function isDateTime(text: string): boolean {
+  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-](\d{2}):(\d{2}))$/i.exec(text);
+  if (!m || !isDate(m[1])) return false;
+  return +m[2] < 24 && +m[3] < 60 && +m[4] < 60 && (m[7] === undefined || (+m[7] < 24 && +m[8] < 60));
+}
+
+/** `2026-05-04`: a day that exists (not 2026-02-30). */
+function isDate(text: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
+  const day = new Date(`${text}T00:00:00Z`);
+  return !Number.isNaN(day.getTime()) && day.toISOString().startsWith(text);
 }
 
 /** The client-writable members of a body (known fields only), without nulls. */

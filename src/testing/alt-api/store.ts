@@ -26,7 +26,7 @@ export class AltStore {
 
   constructor(
     private readonly resources: AltResource[],
-    private readonly managed: ManagedStyle,
+    private readonly style: ShowStyle,
     seeded: boolean,
   ) {
     for (const r of resources) {
@@ -83,7 +83,7 @@ export class AltStore {
   snapshot(): Record<string, unknown[]> {
     const out: Record<string, unknown[]> = {};
     for (const r of this.resources) {
-      out[r.name] = this.all(r.name).map((rec) => represent(r, rec, this.managed));
+      out[r.name] = this.all(r.name).map((rec) => represent(r, rec, this.style));
     }
     return out;
   }
@@ -98,21 +98,62 @@ export function etagOf(rec: StoredRecord): string {
 /** Where the server-managed members go (see AltChoices.managedFields). */
 export type ManagedStyle = 'snake' | 'nested';
 
+/** How answers show a record: where server-managed members go, how values are spelled (see AltChoices). */
+export interface ShowStyle {
+  managedFields: ManagedStyle;
+  values: 'as-sent' | 'decimal-strings';
+}
+
 /** A record's representation: id, client fields, then the server-managed members. */
-export function represent(r: AltResource, rec: StoredRecord, managed: ManagedStyle): Record<string, unknown> {
+export function represent(r: AltResource, rec: StoredRecord, style: ShowStyle): Record<string, unknown> {
+  const decimal = style.values === 'decimal-strings';
+  const fields = decimal ? spelled(r, rec.fields) : rec.fields;
+  const time = decimal ? atPlusTwo : (stamp: string): string => stamp;
   const own = {
     [r.idField]: rec.id,
-    ...rec.fields,
+    ...fields,
     ...(rec.views !== undefined ? { views: rec.views } : {}),
   };
-  if (managed === 'nested') {
-    return { ...own, _meta: { revisionNo: rec.version, createdOn: rec.createdAt, changedOn: rec.updatedAt } };
+  if (style.managedFields === 'nested') {
+    return {
+      ...own,
+      _meta: { revisionNo: rec.version, createdOn: time(rec.createdAt), changedOn: time(rec.updatedAt) },
+    };
   }
   return {
     ...own,
-    created_at: rec.createdAt,
-    updated_at: rec.updatedAt,
+    created_at: time(rec.createdAt),
+    updated_at: time(rec.updatedAt),
     version: rec.version,
     etag: etagOf(rec),
   };
+}
+
+/**
+ * Client fields as a service with decimal and timestamp columns shows them: numbers (at any depth)
+ * as strings with two decimals, date-times at +02:00, dates as a timestamp at midnight UTC.
+ */
+function spelled(r: AltResource, fields: Record<string, unknown>): Record<string, unknown> {
+  const decimals = (value: unknown): unknown => {
+    if (typeof value === 'number') return value.toFixed(2);
+    if (Array.isArray(value)) return value.map(decimals);
+    if (typeof value === 'object' && value !== null) {
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, decimals(v)]));
+    }
+    return value;
+  };
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(fields)) {
+    const type = r.fields[name]?.type;
+    if (type === 'datetime' && typeof value === 'string') out[name] = atPlusTwo(value);
+    else if (type === 'date' && typeof value === 'string') out[name] = `${value}T00:00:00Z`;
+    else out[name] = decimals(value);
+  }
+  return out;
+}
+
+/** The same instant as a local time at +02:00, with milliseconds: `2026-05-04T11:30:00.000+02:00`. */
+function atPlusTwo(stamp: string): string {
+  const local = new Date(Date.parse(stamp) + 2 * 3600_000).toISOString();
+  return `${local.slice(0, -1)}+02:00`;
 }

@@ -1,31 +1,37 @@
 // Which values of a sent payload a later read does not show, for payloads sent bare or in an envelope.
-import { isObject, missingValues, unwrapItemLoose } from '../../../src/core/shapes.js';
+import { isObject, unwrapItemLoose } from '../../../src/core/shapes.js';
+import { valueDifferences, type ValueDifference } from '../../../src/core/values.js';
 
 /** Keys a request payload is commonly wrapped under (JSON:API `data`, Rails-style single keys aside). */
 const PAYLOAD_ENVELOPES = ['data', 'item', 'resource', 'record', 'object'];
 
 /**
- * Fields of `sent` whose values the read answer `body` does not show. The payload is compared
- * with the item inside the answer's envelope, with the whole answer, and (when the payload itself
- * is wrapped, as JSON:API's `{"data": {"type", "attributes"}}` is) its content with the item: a
- * payload read back as `{"data": {"type", "id", "attributes", "links"}}`, or listed as
- * `{"type", "id", "attributes"}`, shows its values. Empty when any comparison finds them all.
+ * Where the read answer `body` does not show the values of `sent`, compared by meaning
+ * (`valueDifferences`: `3` is `"3.00"`, a date-time in another RFC 3339 spelling is the same
+ * instant). The payload is compared with the item inside the answer's envelope, with the whole
+ * answer, and (when the payload itself is wrapped, as JSON:API's `{"data": {"type", "attributes"}}`
+ * is) its content with the item: a payload read back as `{"data": {"type", "id", "attributes",
+ * "links"}}`, or listed as `{"type", "id", "attributes"}`, shows its values. Empty when any
+ * comparison finds them all; else the differences of the comparison that matched the payload's
+ * structure best (fewest whole members gone, then fewest differences), for the message.
  */
-export function valuesNotShown(sent: unknown, body: unknown, idField: string): string[] {
+export function valuesNotShown(sent: unknown, body: unknown, idField: string): ValueDifference[] {
   const item = unwrapItemLoose(body, idField);
-  const missing = missingValues(sent, item);
-  if (missing.length === 0) return missing;
-  if (missingValues(sent, body).length === 0) return [];
-  const inner = unwrapPayload(sent);
-  if (inner !== undefined && missingValues(inner, item).length === 0) return [];
-  return missing;
+  const tries = [valueDifferences(sent, item), valueDifferences(sent, body)];
+  const wrapped = unwrapPayload(sent);
+  if (wrapped !== undefined) tries.push(valueDifferences(wrapped.inner, item, wrapped.key));
+  if (tries.some((t) => t.length === 0)) return [];
+  const topGone = (t: ValueDifference[]): number => t.filter((d) => d.gone && !/[.[]/.test(d.path)).length;
+  return tries.reduce((best, t) =>
+    topGone(t) < topGone(best) || (topGone(t) === topGone(best) && t.length < best.length) ? t : best,
+  );
 }
 
 /** The object a payload wraps under a single envelope key, if it is wrapped so. */
-function unwrapPayload(sent: unknown): Record<string, unknown> | undefined {
+function unwrapPayload(sent: unknown): { key: string; inner: Record<string, unknown> } | undefined {
   if (!isObject(sent)) return undefined;
   const keys = Object.keys(sent);
   if (keys.length !== 1 || !PAYLOAD_ENVELOPES.includes(keys[0])) return undefined;
   const inner = sent[keys[0]];
-  return isObject(inner) ? inner : undefined;
+  return isObject(inner) ? { key: keys[0], inner } : undefined;
 }
