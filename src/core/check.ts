@@ -38,6 +38,11 @@ export interface PinnedConnection {
   close(): Promise<void>;
 }
 
+/** `Exchange.jsonProblem` of a complete body that is simply not JSON: still comparable as text. */
+export const NOT_JSON = 'does not parse as JSON';
+/** `Exchange.jsonProblem` of a complete body that is not UTF-8: still comparable as text. */
+export const NOT_UTF8 = 'is not valid UTF-8';
+
 /** The result of one HTTP exchange, as a check sees it. */
 export interface Exchange {
   method: string;

@@ -3,6 +3,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import type { Evidence, Secret } from '../core/types.js';
 import { curlLine } from '../http/curl.js';
+import { ownCopy } from '../core/shapes.js';
+import { parseJson } from '../http/json.js';
 import { Redactor } from '../http/redact.js';
 
 /** One request the receiver got, as it arrived (the raw bytes are what a signature covers). */
@@ -33,7 +35,31 @@ export interface ReceiverOptions {
   publicUrl?: string;
   /** Bytes of one delivery's body kept (default 1 MiB); the rest is discarded. */
   maxBodyBytes?: number;
+  /** Deliveries kept (default 100); later ones are matched against waiters, then only counted. */
+  maxDeliveries?: number;
+  /**
+   * Bytes of bodies held at once, kept deliveries and deliveries being read together (default
+   * 8 MiB). Past it a delivery being read keeps only its first SMALL_BODY bytes (enough for an
+   * event of the usual size to be recognised), and is not kept once matched.
+   */
+  maxHeldBytes?: number;
 }
+
+/** What the receiver did not keep: counted, not stored. */
+export interface Dropped {
+  count: number;
+  bytes: number;
+}
+
+/** Characters of a delivery's body shown in evidence (as the client shows answers). */
+const EVIDENCE_BODY_CHARS = 8192;
+/** Bodies up to this size go into a delivery's curl line whole (it replays the delivery). */
+const CURL_BODY_BYTES = 64 * 1024;
+
+/** Bytes of a delivery always read, whatever the others hold: an ordinary event fits. */
+const SMALL_BODY = 64 * 1024;
+/** Connections the receiver serves at once; a sender past it waits in the listen backlog. */
+const MAX_CONNECTIONS = 64;
 
 interface Waiter {
   since: number;
@@ -49,12 +75,16 @@ export class WebhookReceiver {
   private readonly received: Delivery[] = [];
   private readonly waiters = new Set<Waiter>();
   private readonly sockets = new Set<Socket>();
+  private seq = 0;
+  /** Body bytes held now: kept deliveries and deliveries being read. */
+  private held = 0;
+  private readonly notKept: Dropped = { count: 0, bytes: 0 };
 
   private constructor(
     private readonly server: Server,
     /** The URL subscribed at the service ({{receiverUrl}}). */
     readonly url: string,
-    private readonly maxBodyBytes: number,
+    private readonly limits: { body: number; deliveries: number; held: number },
   ) {}
 
   /** Starts listening; rejects when the address cannot be bound. */
@@ -70,11 +100,12 @@ export class WebhookReceiver {
     });
     const address = server.address() as AddressInfo;
     const hostPart = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-    const receiver = new WebhookReceiver(
-      server,
-      options.publicUrl ?? `http://${hostPart}:${address.port}/`,
-      options.maxBodyBytes ?? 1024 * 1024,
-    );
+    const receiver = new WebhookReceiver(server, options.publicUrl ?? `http://${hostPart}:${address.port}/`, {
+      body: options.maxBodyBytes ?? 1024 * 1024,
+      deliveries: options.maxDeliveries ?? 100,
+      held: options.maxHeldBytes ?? 8 * 1024 * 1024,
+    });
+    server.maxConnections = MAX_CONNECTIONS;
     server.on('request', (req: IncomingMessage, res: ServerResponse) => receiver.onRequest(req, res));
     server.on('connection', (socket: Socket) => {
       receiver.sockets.add(socket);
@@ -83,14 +114,19 @@ export class WebhookReceiver {
     return receiver;
   }
 
-  /** Every delivery so far, in order of arrival. */
+  /** The deliveries kept, in order of arrival (see `dropped` for those that were not). */
   deliveries(): readonly Delivery[] {
     return this.received;
   }
 
+  /** Deliveries not kept (past `maxDeliveries` or `maxHeldBytes`): counted, with their body bytes. */
+  dropped(): Dropped {
+    return { ...this.notKept };
+  }
+
   /** The sequence number of the latest delivery (0 when none): pass it as `since` to wait for newer ones. */
   mark(): number {
-    return this.received.length;
+    return this.seq;
   }
 
   /**
@@ -129,36 +165,57 @@ export class WebhookReceiver {
   private onRequest(req: IncomingMessage, res: ServerResponse): void {
     const chunks: Buffer[] = [];
     let size = 0;
+    let received = 0;
     let truncated = false;
+    // Held from the first byte: a flood of large deliveries read at once stays within the limit.
+    const release = (): void => {
+      this.held -= size;
+      size = 0;
+    };
     req.on('data', (chunk: Buffer) => {
+      received += chunk.length;
       if (truncated) return;
-      if (size + chunk.length > this.maxBodyBytes) {
-        chunks.push(chunk.subarray(0, this.maxBodyBytes - size));
-        size = this.maxBodyBytes;
+      const room = this.held < this.limits.held ? this.limits.body : SMALL_BODY;
+      if (size + chunk.length > room) {
+        // A copy: a slice would keep the socket's whole buffer alive.
+        chunks.push(Buffer.from(chunk.subarray(0, Math.max(0, room - size))));
+        this.held += Math.max(0, room - size);
+        size = Math.max(size, room);
         truncated = true;
         return;
       }
       chunks.push(chunk);
       size += chunk.length;
+      this.held += chunk.length;
     });
-    req.on('error', () => undefined);
+    req.on('error', release);
+    req.on('close', () => {
+      if (!req.complete) release();
+    });
     req.on('end', () => {
       // Answer first: a service that waits for our answer before sending the next event must not stall.
       res.writeHead(204).end();
-      this.record(req, Buffer.concat(chunks, size), truncated);
+      const body = Buffer.concat(chunks, size);
+      chunks.length = 0;
+      const kept = this.record(req, body, truncated);
+      if (!kept) {
+        this.notKept.count++;
+        this.notKept.bytes += received;
+        release();
+      }
     });
   }
 
-  private record(req: IncomingMessage, body: Buffer, truncated: boolean): void {
+  /** Matches a delivery against the waiters; keeps it while the limits allow. True: kept. */
+  private record(req: IncomingMessage, body: Buffer, truncated: boolean): boolean {
     const text = body.toString('utf8');
     let json: unknown;
     let isJson = false;
     if (!truncated && text.trim() !== '') {
-      try {
-        json = JSON.parse(text);
+      const parsed = parseJson(text);
+      if (parsed.ok) {
+        json = parsed.value;
         isJson = true;
-      } catch {
-        json = undefined;
       }
     }
     const headers: Record<string, string> = {};
@@ -166,7 +223,7 @@ export class WebhookReceiver {
       if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
     }
     const delivery: Delivery = {
-      seq: this.received.length + 1,
+      seq: ++this.seq,
       receivedAt: Date.now(),
       method: req.method ?? 'POST',
       target: req.url ?? '/',
@@ -177,10 +234,12 @@ export class WebhookReceiver {
       isJson,
       truncated,
     };
-    this.received.push(delivery);
     for (const waiter of [...this.waiters]) {
       if (delivery.seq > waiter.since && waiter.accept(delivery)) waiter.resolve(delivery);
     }
+    const keep = this.received.length < this.limits.deliveries && this.held <= this.limits.held;
+    if (keep) this.received.push(delivery);
+    return keep;
   }
 }
 
@@ -195,15 +254,28 @@ export function deliveryEvidence(
 ): Evidence {
   const redactor = new Redactor([...secrets]);
   const url = new URL(delivery.target, receiverUrl).href;
-  const text = redactor.text(delivery.text);
-  let body: unknown = text === '' ? null : text;
-  if (delivery.isJson) {
+  let body: unknown = delivery.text === '' ? null : redactor.body(delivery.text, false);
+  if (delivery.text.length > EVIDENCE_BODY_CHARS) {
+    // Only the part shown is searched for secrets (Redactor.excerpt); a copy, not a slice.
+    const shown = ownCopy(redactor.excerpt(delivery.text, EVIDENCE_BODY_CHARS));
+    body = `${shown}… [${delivery.text.length - EVIDENCE_BODY_CHARS} more characters not shown]`;
+  } else if (delivery.isJson) {
     try {
-      body = JSON.parse(text);
+      // As the client's evidence: parsed values are searched again when escapes could hide one.
+      const redacted = redactor.body(delivery.text, true);
+      body = redacted.includes('\\') ? redactor.json(JSON.parse(redacted)) : JSON.parse(redacted);
     } catch {
-      body = text;
+      // keep the text
     }
   }
+  const replayable = delivery.body.length <= CURL_BODY_BYTES;
+  const notes = [
+    `delivered by the service to the audit's webhook receiver${delivery.truncated ? ' (body cut at the cap)' : ''}; the curl line replays it`,
+  ];
+  if (!replayable)
+    notes.push(
+      `the body (${delivery.body.length} bytes) is too long for a curl line: the line sends none, the evidence shows its start`,
+    );
   return {
     request: {
       method: delivery.method,
@@ -212,9 +284,15 @@ export function deliveryEvidence(
       body,
     },
     response: { status: 204, headers: {}, body: null, durationMs: 0 },
-    notes: [
-      `delivered by the service to the audit's webhook receiver${delivery.truncated ? ' (body cut at the cap)' : ''}; the curl line replays it`,
-    ],
-    curl: curlLine({ method: delivery.method, url, headers: delivery.headers, body: delivery.body }, secrets),
+    notes,
+    curl: curlLine(
+      {
+        method: delivery.method,
+        url,
+        headers: delivery.headers,
+        ...(replayable ? { body: delivery.body } : {}),
+      },
+      redactor,
+    ),
   };
 }

@@ -1,4 +1,5 @@
 // Parsing JSON from a service within a nesting limit, so no body can make the audit recurse without bound.
+import { NOT_JSON, NOT_UTF8 } from '../core/check.js';
 
 /**
  * Deepest nesting of arrays and objects the audit parses. Real payloads stay far below it; a
@@ -53,7 +54,7 @@ export function parseJson(text: string, limit: number = MAX_JSON_DEPTH): JsonPar
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch {
-    return { ok: false, problem: 'does not parse as JSON' };
+    return { ok: false, problem: NOT_JSON };
   }
 }
 
@@ -95,7 +96,7 @@ export function bodyValue(bytes: Buffer, complete: boolean, unusable?: string): 
   const content = text.trim().length;
   if (!complete || content === 0) return out;
   if (unusable !== undefined) return { ...out, problem: unusable };
-  if (!validUtf8) return { ...out, problem: 'is not valid UTF-8' };
+  if (!validUtf8) return { ...out, problem: NOT_UTF8 };
   const parsed = parseJson(text);
   if (!parsed.ok) return { ...out, problem: parsed.problem };
   // The value costs about what its characters do, padding around it left out.

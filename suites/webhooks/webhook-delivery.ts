@@ -15,8 +15,10 @@ export interface Trigger {
   exchanges: Exchange[];
   /** The first delivery of the expected event after the operation. */
   delivery?: Delivery;
-  /** Every other delivery that arrived after the operation (other events, non-JSON bodies). */
+  /** Every other delivery that arrived after the operation and that the receiver kept. */
   others: Delivery[];
+  /** Deliveries after the operation that the receiver did not keep (past its limits): counted. */
+  notKept: number;
   /** Why the operation could not be performed. */
   skipped?: string;
 }
@@ -159,40 +161,65 @@ async function trigger(
   expectation: Expectation,
   hooks: WebhookConfig,
 ): Promise<Trigger> {
-  const t: Trigger = { expectation, exchanges: [], others: [] };
+  const t: Trigger = { expectation, exchanges: [], others: [], notKept: 0 };
   const r = ctx.config.resources.find((res) => res.name === expectation.after.resource);
   const op = expectation.after.operation;
   if (!r) return { ...t, skipped: `no resource named ${expectation.after.resource}` };
   if (!r.operations.includes(op)) return { ...t, skipped: `${r.name} does not declare the ${op} operation` };
   if (op === 'update' && r.update === undefined) return { ...t, skipped: `${r.name} has no update payload` };
+  // Watching starts before the triggering request: in a flood of other deliveries the receiver
+  // keeps only the first ones, so the event must be matched as it arrives, not looked up later.
   let since = receiver.mark();
+  let dropped = receiver.dropped().count;
+  const stop = new AbortController();
+  let watching: Promise<Delivery | undefined> | undefined;
+  const watch = (): void => {
+    since = receiver.mark();
+    dropped = receiver.dropped().count;
+    watching = receiver.waitFor((d) => eventOf(d, hooks.eventField) === expectation.event, {
+      since,
+      timeoutMs: hooks.timeoutMs,
+      signal: AbortSignal.any([ctx.signal, stop.signal]),
+    });
+  };
   try {
-    if (op === 'list') t.exchanges.push(await ctx.send({ method: 'GET', path: r.path }));
-    else {
+    if (op === 'list') {
+      watch();
+      t.exchanges.push(await ctx.send({ method: 'GET', path: r.path }));
+    } else {
+      if (op === 'create') watch();
       const created = await ctx.create({ resource: r });
       t.exchanges.push(created.exchange);
       if (op !== 'create') {
-        since = receiver.mark();
         const method = { read: 'GET', replace: 'PUT', update: 'PATCH', delete: 'DELETE' }[op];
         const json = op === 'replace' ? r.replace : op === 'update' ? r.update : undefined;
+        watch();
         const x = await ctx.send({ method, path: created.path, json });
         t.exchanges.push(x);
         if (op === 'delete' && is2xx(x)) ctx.markDeleted(created.path);
       }
     }
+    const last = t.exchanges[t.exchanges.length - 1];
+    if (!is2xx(last)) return { ...t, skipped: `the operation failed: ${answered(last)}` };
+    t.delivery = await watching;
   } catch (err) {
     if (err instanceof SkipSignal) return { ...t, skipped: err.reason };
     throw err;
+  } finally {
+    stop.abort();
   }
-  const last = t.exchanges[t.exchanges.length - 1];
-  if (!is2xx(last)) return { ...t, skipped: `the operation failed: ${answered(last)}` };
-  t.delivery = await receiver.waitFor((d) => eventOf(d, hooks.eventField) === expectation.event, {
-    since,
-    timeoutMs: hooks.timeoutMs,
-    signal: ctx.signal,
-  });
   t.others = receiver.deliveries().filter((d) => d.seq > since && d !== t.delivery);
+  t.notKept = receiver.dropped().count - dropped;
   return t;
+}
+
+/** Values seen, counted, in one short phrase: `"noise" × 400, no "type" × 2, and 3 other values`. */
+function tally(values: string[], shown = 5): string {
+  const counts = new Map<string, number>();
+  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+  const parts = [...counts].slice(0, shown).map(([v, n]) => (n > 1 ? `${v} × ${n}` : v));
+  if (counts.size > shown) parts.push(`and ${counts.size - shown} other values`);
+  return parts.join(', ');
 }
 
 /** "create on widgets" */
@@ -237,15 +264,20 @@ export default defineCheck({
         ...t.others.slice(0, 3).map((d) => deliveryEvidence(d, round.receiverUrl, ctx.config.secrets)),
         round.subscription,
       ];
-      const notJson = t.others.filter((d) => !d.isJson);
+      // A body the receiver cut (past its limits) is no proof of a non-JSON delivery.
+      const notJson = t.others.filter((d) => !d.isJson && !d.truncated);
       const names = t.others.filter((d) => d.isJson).map((d) => eventOf(d, hooks.eventField));
+      const more = t.notKept > 0 ? `, and ${t.notKept} more deliveries the receiver only counted` : '';
       let message: string;
       if (notJson.length > 0) {
         const type = notJson[0].headers['content-type'] ?? 'no Content-Type';
         message = `after ${answered(cause)}, a delivery arrived whose body is not JSON (${type}: ${short(notJson[0].text)}); expected a JSON event ${event}`;
-      } else if (names.length > 0) {
-        const seen = names.map((n) => (n === undefined ? `no "${hooks.eventField}"` : short(n))).join(', ');
-        message = `after ${answered(cause)}, no delivery had ${hooks.eventField} = ${event} within ${seconds(hooks.timeoutMs)}; the deliveries had ${seen}`;
+      } else if (names.length > 0 || t.others.length > 0 || t.notKept > 0) {
+        const seen = tally(names.map((n) => (n === undefined ? `no "${hooks.eventField}"` : short(n))));
+        const cut = t.others.length - names.length;
+        const unread = cut > 0 ? `${seen ? ', ' : ''}${cut} cut at the receiver's limit` : '';
+        const total = t.others.length + t.notKept;
+        message = `after ${answered(cause)}, no delivery had ${hooks.eventField} = ${event} within ${seconds(hooks.timeoutMs)}; the ${total > 1 ? `${total} ` : ''}deliveries had ${seen}${unread}${more}`;
       } else {
         message = `after ${answered(cause)}, no delivery reached ${round.receiverUrl} within ${seconds(hooks.timeoutMs)} (expected event ${event})`;
       }

@@ -20,6 +20,8 @@ export interface MatrixResult {
   outcomes: Outcome[];
   /** A change found at the end that no unrefused answer explains (a refusal that still acted). */
   unexplained?: { changes: string[]; evidence: Exchange[] };
+  /** Why the state around some write could not be compared (a read cut short), if it could not. */
+  incomparable?: string;
 }
 
 export interface MatrixOptions {
@@ -105,7 +107,8 @@ export async function runMatrix(
     result.outcomes.push(outcome);
     if (outcome.exchange.status === options.expected && !options.verifyRefused) continue;
     const after = await readState(ctx, r, paths.known);
-    let { changes, evidence } = await changesBeyondReads(ctx, r, baseline, after, paths.known);
+    let { changes, evidence, incomparable } = await changesBeyondReads(ctx, r, baseline, after, paths.known);
+    result.incomparable ??= incomparable;
     if (pair.probe.method === 'POST' && is2xx(outcome.exchange)) {
       const created = await readCreated(ctx, r, outcome.exchange);
       if (created) {
@@ -126,6 +129,7 @@ export async function runMatrix(
     const final = await readState(ctx, r, paths.known);
     const change = await changesBeyondReads(ctx, r, baseline, final, paths.known);
     if (change.changes.length > 0) result.unexplained = change;
+    result.incomparable ??= change.incomparable;
   }
   return result;
 }

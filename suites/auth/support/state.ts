@@ -9,7 +9,7 @@ import {
   unwrapItemLoose,
   unwrapList,
 } from '../../../src/core/shapes.js';
-import { answered, is2xx } from '../../../src/core/verdicts.js';
+import { answered, couldNotCompare, is2xx } from '../../../src/core/verdicts.js';
 import { readNoise, withoutNoise } from '../../methods/support/read-noise.js';
 
 /** The path of an exchange's URL, for messages ("/v1/widgets/5"). */
@@ -40,6 +40,8 @@ export async function readState(ctx: CheckContext, r: ResourceConfig, itemPath?:
 export interface StateChange {
   changes: string[];
   evidence: Exchange[];
+  /** "could not compare: …" when a read was cut short (then `changes` is empty: nothing is proven). */
+  incomparable?: string;
 }
 
 /**
@@ -50,6 +52,8 @@ export interface StateChange {
  */
 export function compareState(r: ResourceConfig, before: StateView, after: StateView): StateChange {
   const out: StateChange = { changes: [], evidence: [] };
+  const cut = couldNotCompare(before.item, after.item, before.list, after.list);
+  if (cut !== undefined) return { ...out, incomparable: cut };
   if (before.item?.status === 200 && after.item) {
     const was = unwrapItemLoose(before.item.json, r.idField);
     const now = unwrapItemLoose(after.item.json, r.idField);
@@ -102,6 +106,8 @@ export async function changesBeyondReads(
   const change = compareState(r, before, after);
   if (change.changes.length === 0) return change;
   const again = await readState(ctx, r, itemPath);
+  const cut = couldNotCompare(again.item, again.list);
+  if (cut !== undefined) return { changes: [], evidence: [], incomparable: cut };
   const noise = readNoise([after.item?.json, after.list?.json], [again.item?.json, again.list?.json]);
   if (noise.size === 0) return change;
   const quiet = (view: StateView): StateView => ({
