@@ -28,6 +28,8 @@ export class BodyLimits {
   private overCap = 0;
   /** Readers waiting for bytes to be given back. */
   private readonly waiting = new Set<() => void>();
+  /** Bodies being read, oldest first (see `acquire`). */
+  private readonly readers: object[] = [];
   /** Gives back a held body's bytes once its owner is collected. */
   private readonly released = new FinalizationRegistry<number>((n) => {
     this.held = Math.max(0, this.held - n);
@@ -62,24 +64,50 @@ export class BodyLimits {
     return true;
   }
 
+  /** Registers a body being read (the token passed to `acquire`); `leave` when it is read. */
+  enter(): object {
+    const reader = {};
+    this.readers.push(reader);
+    return reader;
+  }
+
+  leave(reader: object): void {
+    const at = this.readers.indexOf(reader);
+    if (at >= 0) this.readers.splice(at, 1);
+    this.wake();
+  }
+
   /**
    * Reserves `n` bytes for reading, waiting (at most until `until`, a Date.now() time) for other
-   * readers to give bytes back. False: not reserved, also when what exchanges hold is past the
-   * budget even after a collection (waiting would not help: only the checks holding them can let
-   * go). `essential` (the answer to a write) is never refused for what is held, and when the wait
-   * is over may still pass the reading budget, up to twice it: a ceiling that holds even then (a
-   * service answering every write with a decompression bomb must not hold the cap per write).
+   * readers to give bytes back. Only the oldest body being read may use the last cap's worth of
+   * the budget: so it can always be read whole, and two bodies each half read cannot wait for
+   * each other until the wait runs out. False: not reserved, also when what exchanges hold is past
+   * the budget even after a collection (waiting would not help: only the checks holding them can
+   * let go). `essential` (the 2xx answer to a write) is refused only when exchanges hold twice the
+   * budget, and when the wait is over may still pass the reading budget, up to twice it: a ceiling
+   * that holds even then (a service answering every write with a decompression bomb must not hold
+   * the cap per write).
    */
-  async acquire(n: number, options: { essential?: boolean; until?: number } = {}): Promise<boolean> {
-    if (!options.essential && this.held > this.budget) {
+  async acquire(
+    n: number,
+    options: { essential?: boolean; until?: number; reader?: object } = {},
+  ): Promise<boolean> {
+    const heldLimit = options.essential ? 2 * this.budget : this.budget;
+    if (this.held > heldLimit) {
       await this.relieve();
-      if (this.held > this.budget) return false;
+      if (this.held > heldLimit) return false;
     }
-    if (this.take(n)) return true;
+    const fits = (): boolean => {
+      const oldest = options.reader === undefined || this.readers[0] === options.reader;
+      if (this.used + n > (oldest ? this.budget : this.budget - this.fullCap)) return false;
+      this.used += n;
+      return true;
+    };
+    if (fits()) return true;
     const until = options.until ?? 0;
     while (Date.now() < until) {
       await this.givenBack(until - Date.now());
-      if (this.take(n)) return true;
+      if (fits()) return true;
     }
     if (!options.essential || this.used + n > 2 * this.budget) return false;
     this.used += n;
@@ -88,6 +116,10 @@ export class BodyLimits {
 
   give(n: number): void {
     this.used = Math.max(0, this.used - n);
+    this.wake();
+  }
+
+  private wake(): void {
     for (const wake of [...this.waiting]) wake();
   }
 
@@ -178,7 +210,8 @@ export async function readBody(
       ? ` (lowered from ${limits.fullCap} after ${OVER_CAP_BEFORE_REDUCING} bodies over it)`
       : '';
   const what = options.coding ? `${options.coding} response body, decoded,` : 'response body';
-  const budget = { essential: options.essential, until: options.waitUntil };
+  const reader = limits.enter();
+  const budget = { essential: options.essential, until: options.waitUntil, reader };
   const cut = (size: number): Stop => ({
     code: 'E_BODY_BUDGET',
     message: `${what} ${size > 0 ? `over ${size} bytes ` : ''}while other answers held the rest of the ${limits.budget} bytes the audit keeps in memory at once: stopped reading (the body is under the cap of ${cap} bytes; it was cut to bound memory)`,
@@ -211,9 +244,10 @@ export async function readBody(
   }
   // Up to `free` bytes need no reservation: an excerpt, or what was reserved whole.
   const free = Math.max(held, limit === KEPT_WHEN_TRUNCATED ? limit : 0);
-  const blocks = new Blocks(declared);
+  const blocks = new Blocks(declared, Math.max(limit, KEPT_WHEN_TRUNCATED));
   let stopped: Stop | undefined;
   const release = (): number => {
+    limits.leave(reader);
     if (options.keepReserved) return held;
     limits.give(held);
     return 0;
@@ -245,43 +279,38 @@ export async function readBody(
   return { bytes: blocks.bytes(KEPT_WHEN_TRUNCATED), truncated: true, stopped, reserved: release() };
 }
 
-/** Bytes of one block a body is copied into (when its length is not known in advance). */
-const BLOCK = 64 * 1024;
-
-/** A body copied into blocks of its own (never holding the chunks it was given). */
+/**
+ * A body copied into a buffer of its own (never holding the chunks it was given, which may be
+ * views of a socket's larger buffer). A declared length is one exact allocation; otherwise the
+ * buffer doubles as needed (up to `max`), so the last copy costs at most the body again, and the
+ * result is a view of it, not a second copy.
+ */
 class Blocks {
-  private readonly done: Buffer[] = [];
-  private current: Buffer;
-  private fill = 0;
+  private buffer: Buffer;
   size = 0;
 
-  constructor(expected?: number) {
-    // A declared length is one exact block: the body is then never copied a second time.
-    this.current = Buffer.allocUnsafe(expected !== undefined ? Math.max(expected, 1) : 1024);
+  constructor(
+    expected: number | undefined,
+    private readonly max: number,
+  ) {
+    this.buffer = Buffer.allocUnsafe(expected !== undefined ? Math.max(expected, 1) : 1024);
   }
 
   push(chunk: Buffer): void {
-    let offset = 0;
-    while (offset < chunk.length) {
-      if (this.fill === this.current.length) {
-        this.done.push(this.current);
-        this.current = Buffer.allocUnsafe(Math.max(BLOCK, Math.min(this.size, 1024 * 1024)));
-        this.fill = 0;
-      }
-      const n = chunk.copy(this.current, this.fill, offset);
-      this.fill += n;
-      offset += n;
+    const needed = this.size + chunk.length;
+    if (needed > this.buffer.length) {
+      const grown = Buffer.allocUnsafe(Math.max(needed, Math.min(2 * this.buffer.length, this.max)));
+      this.buffer.copy(grown, 0, 0, this.size);
+      this.buffer = grown;
     }
-    this.size += chunk.length;
+    chunk.copy(this.buffer, this.size);
+    this.size = needed;
   }
 
-  /** The first `max` bytes (default all), in one buffer that keeps no larger block alive. */
+  /** The first `max` bytes (default all); a copy when a view would keep a much larger buffer alive. */
   bytes(max = Infinity): Buffer {
-    const n = Math.min(this.size, max);
-    if (this.done.length > 0) return Buffer.concat([...this.done, this.current.subarray(0, this.fill)], n);
-    const view = this.current.subarray(0, n);
-    // A declared length that never arrived (or a body cut early) must not pin the whole block.
-    return n * 2 < this.current.length ? Buffer.from(view) : view;
+    const view = this.buffer.subarray(0, Math.min(this.size, max));
+    return view.length * 2 < this.buffer.length ? Buffer.from(view) : view;
   }
 }
 
@@ -301,6 +330,20 @@ let collector: (() => void) | null | undefined;
 function readBytes(bytes: number): void {
   unreclaimed += bytes;
   if (unreclaimed < COLLECT_AFTER) return;
+  unreclaimed = 0;
+  collectGarbage();
+}
+
+/** Bodies from this size are collected as soon as they are dropped (see `dropped`). */
+const LARGE_BODY = 1024 * 1024;
+
+/**
+ * Says that a body of `chars` characters was just dropped (its bytes and its text, once the
+ * exchange kept only what it needs). A large one is collected at once: otherwise the copies of
+ * one large body stack on those of the next until the collection `readBytes` makes.
+ */
+export function dropped(chars: number): void {
+  if (chars < LARGE_BODY) return;
   unreclaimed = 0;
   collectGarbage();
 }

@@ -5,7 +5,7 @@ import type { Secret } from '../core/types.js';
 import { Redactor } from './redact.js';
 import { advertisedWait, sleep } from './retry.js';
 import { describeError, INVALID_HTTP } from './errors.js';
-import { BodyLimits } from './body.js';
+import { BodyLimits, dropped } from './body.js';
 import { readAnswer, type BodyStream } from './decode.js';
 import { blankRaw, notSent, toExchange, type RawExchange } from './exchange.js';
 import { bodyValue } from './json.js';
@@ -449,9 +449,12 @@ export class HttpClient {
   }
 
   private finish(raw: RawExchange, notes: string[], resource: string | undefined): Exchange {
+    const size = raw.value?.text.length ?? 0;
     const exchange = toExchange(raw, notes, resource, this.redactor);
-    // What the exchange holds of the body counts against the memory budget while it lives.
+    // What the exchange holds of the body counts against the memory budget while it lives; what
+    // it does not hold of a large body goes now.
     this.bodies.hold(exchange, raw.cost ?? 0);
+    if (exchange.text.length < size) dropped(size);
     if (exchange.status !== undefined) this.answers++;
     if (!raw.probe) {
       if (exchange.status === undefined && raw.method === 'GET')
