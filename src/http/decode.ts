@@ -1,7 +1,7 @@
 // Reading an answer's body, decoded as it streams in when compressed (gzip, deflate, br), so the cap counts decoded bytes.
 import { pipeline, Readable, type Transform } from 'node:stream';
 import * as zlib from 'node:zlib';
-import { readBody, type BodyLimits, type BodyRead } from './body.js';
+import { KEPT_WHEN_TRUNCATED, readBody, type BodyLimits, type BodyRead } from './body.js';
 
 /** A body the reader iterates and can stop (see readBody). */
 export type BodyStream = AsyncIterable<Buffer> & { destroy(): unknown };
@@ -51,20 +51,29 @@ export function isDecodeError(err: unknown): boolean {
  * An empty body is not decoded (an empty gzip stream would be an error, yet there is nothing to
  * read). `wireBytes` counts the bytes as received.
  */
-export function decoding(source: BodyStream, codings: string[]): BodyStream & { readonly wireBytes: number } {
+export function decoding(
+  source: BodyStream,
+  codings: string[],
+): BodyStream & { readonly wireBytes: number; received(): Buffer } {
   let wire = 0;
   let last: Readable | undefined;
+  // The start of what came, as it came: the evidence of a body that does not decode.
+  const start: Buffer[] = [];
+  const keep = (chunk: Buffer): void => {
+    if (wire < KEPT_WHEN_TRUNCATED) start.push(Buffer.from(chunk.subarray(0, KEPT_WHEN_TRUNCATED - wire)));
+    wire += chunk.length;
+  };
   async function* decoded(): AsyncGenerator<Buffer> {
     const it = source[Symbol.asyncIterator]();
     const first = await it.next();
     if (first.done) return;
     async function* received(): AsyncGenerator<Buffer> {
-      wire += first.value.length;
+      keep(first.value);
       yield first.value;
       for (;;) {
         const next = await it.next();
         if (next.done) return;
-        wire += next.value.length;
+        keep(next.value);
         yield next.value;
       }
     }
@@ -83,6 +92,7 @@ export function decoding(source: BodyStream, codings: string[]): BodyStream & { 
     get wireBytes() {
       return wire;
     },
+    received: () => Buffer.concat(start),
   };
 }
 
@@ -151,10 +161,11 @@ export async function readAnswer(
   }
   if (coded && read.failure !== undefined && isDecodeError(read.failure)) {
     const why = (read.failure as Error).message;
+    const raw = coded.received();
     return {
-      read: { ...read, failure: undefined },
+      read: { ...read, bytes: raw, failure: undefined },
       coding: {
-        note: `the body is declared Content-Encoding ${header} but does not decode (${why}); shown as far as it decoded`,
+        note: `the body is declared Content-Encoding ${header} but does not decode (${why}); shown as received (${raw.length < coded.wireBytes ? `the first ${raw.length} of ` : ''}${coded.wireBytes} bytes)`,
         problem: `is declared ${codings.join(', ')}-compressed but does not decode (${why})`,
       },
     };

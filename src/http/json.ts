@@ -93,9 +93,9 @@ export function bodyValue(bytes: Buffer, complete: boolean, unusable?: string): 
     text = bytes.toString('utf8');
   }
   const out: BodyValue = { text, json: undefined, isJson: false, validUtf8, cost: text.length };
+  if (complete && unusable !== undefined) return { ...out, problem: unusable };
   const content = text.trim().length;
   if (!complete || content === 0) return out;
-  if (unusable !== undefined) return { ...out, problem: unusable };
   if (!validUtf8) return { ...out, problem: NOT_UTF8 };
   const parsed = parseJson(text);
   if (!parsed.ok) return { ...out, problem: parsed.problem };

@@ -158,3 +158,66 @@ describe('readBody', () => {
     expect((read.failure as { code: string }).code).toBe('UND_ERR_SOCKET');
   });
 });
+
+describe('readBody: bodies under the cap share the budget without cutting each other', () => {
+  it('a body sent one byte per chunk is read whole, into a buffer of its own', async () => {
+    const big = Buffer.alloc(64 * 1024, 0x61); // one "socket buffer" the 1-byte chunks are views of
+    const body = {
+      async *[Symbol.asyncIterator]() {
+        for (let i = 0; i < 20_000; i++) yield big.subarray(i % big.length, (i % big.length) + 1);
+      },
+      destroy() {},
+    };
+    const read = await readBody(body, new BodyLimits(1_000_000, 4_000_000));
+    expect(read.bytes.length).toBe(20_000);
+    // Not a view of the chunks' buffer: keeping the body does not keep the socket's buffers.
+    expect(read.bytes.buffer).not.toBe(big.buffer);
+  });
+
+  it('a reader waits for another to give its bytes back instead of being cut', async () => {
+    const limits = new BodyLimits(1_000_000, 1_500_000);
+    // Two bodies of 900 KB declared at once: they do not both fit, the second waits for the first.
+    const first = readBody(stream(900_000).body, limits, 900_000, { waitUntil: Date.now() + 60_000 });
+    const second = readBody(stream(900_000).body, limits, 900_000, { waitUntil: Date.now() + 60_000 });
+    const [a, b] = await Promise.all([first, second]);
+    expect([a.truncated, b.truncated]).toEqual([false, false]);
+    expect([a.bytes.length, b.bytes.length]).toEqual([900_000, 900_000]);
+    expect(limits.inUse.reading).toBe(0);
+  });
+
+  it('two chunked bodies each half read never wait on each other: the oldest may finish', async () => {
+    const limits = new BodyLimits(1_000_000, 1_500_000);
+    const reads = [0, 1, 2].map(() =>
+      readBody(stream(900_000, 16 * 1024).body, limits, undefined, { waitUntil: Date.now() + 60_000 }),
+    );
+    const done = await Promise.all(reads);
+    expect(done.map((r) => [r.truncated, r.bytes.length])).toEqual([
+      [false, 900_000],
+      [false, 900_000],
+      [false, 900_000],
+    ]);
+  });
+
+  it('with no time to wait, a body over the budget is cut, saying it was cut for memory, not size', async () => {
+    const limits = new BodyLimits(1_000_000, 1_500_000);
+    expect(limits.take(1_000_000)).toBe(true);
+    const read = await readBody(stream(900_000).body, limits, 900_000);
+    expect(read.stopped?.code).toBe('E_BODY_BUDGET');
+    expect(read.stopped?.message).toMatch(/under the cap of 1000000 bytes; it was cut to bound memory/);
+    limits.give(1_000_000);
+  });
+
+  it('what exchanges hold counts until they are collected; past the budget new bodies are cut', async () => {
+    let collections = 0;
+    const limits = new BodyLimits(1_000_000, 1_000_000, () => collections++);
+    const holder = { body: 'x' };
+    limits.hold(holder, 1_200_000);
+    const read = await readBody(stream(10_000).body, limits);
+    expect(collections).toBe(1); // it tried to free what nobody holds first
+    expect(read.stopped?.code).toBe('E_BODY_BUDGET');
+    // A write's 2xx answer may still be read (it may name what the write created), up to twice the budget.
+    const write = await readBody(stream(10_000).body, limits, undefined, { essential: true });
+    expect(write.truncated).toBe(false);
+    expect(holder.body).toBe('x');
+  });
+});
