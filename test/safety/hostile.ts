@@ -14,7 +14,10 @@ export type HostileKind =
   | 'huge-body'
   | 'huge-body-declared'
   | 'redirect-loop'
-  | 'redirect-other-origin';
+  | 'redirect-other-origin'
+  | 'deep-array'
+  | 'deep-object'
+  | 'drip-bytes';
 
 export interface HostileServer extends FixtureServer {
   /** Requests received (every method and path). */
@@ -29,6 +32,13 @@ export interface HostileServer extends FixtureServer {
 export const HUGE_BODY_BYTES = 300 * 1024 * 1024;
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
+
+/** The deep bodies, made on first use: 8 MB of `[[[…]]]` (four million levels), or a million nested objects `{"a":{"a":…1…}}`. */
+const deep = { array: '', object: '' };
+function deepBody(kind: 'deep-array' | 'deep-object'): string {
+  if (kind === 'deep-array') return (deep.array ||= '['.repeat(4 * 1024 * 1024) + ']'.repeat(4 * 1024 * 1024));
+  return (deep.object ||= '{"a":'.repeat(1_000_000) + '1' + '}'.repeat(1_000_000));
+}
 
 /**
  * Starts a server that misbehaves in the given way on every request. `redirect-other-origin`
@@ -91,6 +101,25 @@ export async function startHostile(kind: HostileKind, otherOrigin?: string): Pro
         res.writeHead(307, { location: `${otherOrigin}${req.url ?? '/'}` });
         res.end();
         return;
+      case 'deep-array':
+      case 'deep-object':
+        // Chunked: the client cannot know the size in advance.
+        res.writeHead(200, JSON_HEADERS);
+        res.end(deepBody(kind));
+        return;
+      case 'drip-bytes': {
+        // Endless one-byte chunks, as fast as the event loop turns: the body never ends.
+        res.writeHead(200, JSON_HEADERS);
+        let closed = false;
+        res.on('close', () => (closed = true));
+        const tick = (): void => {
+          if (closed) return;
+          res.write('[');
+          setImmediate(tick);
+        };
+        tick();
+        return;
+      }
     }
   };
   const server = await startRawFixture(handler);
