@@ -39,7 +39,7 @@ export interface ReceiverOptions {
   maxDeliveries?: number;
   /**
    * Bytes of bodies held at once, kept deliveries and deliveries being read together (default
-   * 8 MiB). Past it a delivery being read keeps only its first SMALL_BODY bytes (enough for an
+   * 4 MiB). Past it a delivery being read keeps only its first SMALL_BODY bytes (enough for an
    * event of the usual size to be recognised), and is not kept once matched.
    */
   maxHeldBytes?: number;
@@ -103,7 +103,7 @@ export class WebhookReceiver {
     const receiver = new WebhookReceiver(server, options.publicUrl ?? `http://${hostPart}:${address.port}/`, {
       body: options.maxBodyBytes ?? 1024 * 1024,
       deliveries: options.maxDeliveries ?? 100,
-      held: options.maxHeldBytes ?? 8 * 1024 * 1024,
+      held: options.maxHeldBytes ?? 4 * 1024 * 1024,
     });
     server.maxConnections = MAX_CONNECTIONS;
     server.on('request', (req: IncomingMessage, res: ServerResponse) => receiver.onRequest(req, res));

@@ -267,17 +267,21 @@ export default defineCheck({
       // A body the receiver cut (past its limits) is no proof of a non-JSON delivery.
       const notJson = t.others.filter((d) => !d.isJson && !d.truncated);
       const names = t.others.filter((d) => d.isJson).map((d) => eventOf(d, hooks.eventField));
-      const more = t.notKept > 0 ? `, and ${t.notKept} more deliveries the receiver only counted` : '';
       let message: string;
       if (notJson.length > 0) {
         const type = notJson[0].headers['content-type'] ?? 'no Content-Type';
         message = `after ${answered(cause)}, a delivery arrived whose body is not JSON (${type}: ${short(notJson[0].text)}); expected a JSON event ${event}`;
-      } else if (names.length > 0 || t.others.length > 0 || t.notKept > 0) {
-        const seen = tally(names.map((n) => (n === undefined ? `no "${hooks.eventField}"` : short(n))));
+      } else if (t.others.length > 0 || t.notKept > 0) {
+        // One phrase however many arrived: each kind named once, with its count.
         const cut = t.others.length - names.length;
-        const unread = cut > 0 ? `${seen ? ', ' : ''}${cut} cut at the receiver's limit` : '';
+        const parts = [
+          tally(names.map((n) => (n === undefined ? `no "${hooks.eventField}"` : short(n)))),
+          cut > 0 ? `${cut} cut at the receiver's limit` : '',
+          t.notKept > 0 ? `${names.length + cut > 0 ? 'and ' : ''}${t.notKept} the receiver only counted` : '',
+        ].filter((p) => p !== '');
         const total = t.others.length + t.notKept;
-        message = `after ${answered(cause)}, no delivery had ${hooks.eventField} = ${event} within ${seconds(hooks.timeoutMs)}; the ${total > 1 ? `${total} ` : ''}deliveries had ${seen}${unread}${more}`;
+        const what = names.length > 0 ? `the ${total > 1 ? `${total} ` : ''}deliveries had` : `${total} other deliveries arrived:`;
+        message = `after ${answered(cause)}, no delivery had ${hooks.eventField} = ${event} within ${seconds(hooks.timeoutMs)}; ${what} ${parts.join(', ')}`;
       } else {
         message = `after ${answered(cause)}, no delivery reached ${round.receiverUrl} within ${seconds(hooks.timeoutMs)} (expected event ${event})`;
       }

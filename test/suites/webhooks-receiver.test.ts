@@ -102,4 +102,42 @@ describe('WebhookReceiver', () => {
     expect(evidence.curl).toContain('${HOOK_SECRET}');
     expect(evidence.curl).not.toContain('s3cret-value');
   });
+
+  it('keeps at most maxDeliveries; later ones are counted, and still wake a waiter as they arrive', async () => {
+    const receiver = await start({ maxDeliveries: 3 });
+    for (let i = 0; i < 5; i++) await post(receiver.url, JSON.stringify({ type: 'noise', i }));
+    const since = receiver.mark();
+    const waiting = receiver.waitFor((d) => (d.json as { type?: string }).type === 'wanted', { since, timeoutMs: 60_000 });
+    await post(receiver.url, '{"type":"wanted"}');
+    expect((await waiting)?.json).toEqual({ type: 'wanted' });
+    expect(receiver.deliveries().map((d) => d.seq)).toEqual([1, 2, 3]);
+    expect(receiver.dropped()).toEqual({ count: 3, bytes: expect.any(Number) });
+    expect(receiver.mark()).toBe(6);
+  });
+
+  it('past maxHeldBytes deliveries are counted, not kept', async () => {
+    const receiver = await start({ maxHeldBytes: 200_000 });
+    const big = JSON.stringify({ type: 'noise', pad: 'x'.repeat(150_000) });
+    for (let i = 0; i < 4; i++) await post(receiver.url, big);
+    // The first fits the 200 KB; with it kept, no other does.
+    expect(receiver.deliveries().length).toBe(1);
+    expect(receiver.dropped()).toEqual({ count: 3, bytes: 3 * big.length });
+  });
+
+  it('nested JSON past the parse limit is not parsed (the receiver cannot be made to recurse)', async () => {
+    const receiver = await start();
+    await post(receiver.url, '['.repeat(100_000) + ']'.repeat(100_000));
+    expect(receiver.deliveries()[0]).toMatchObject({ isJson: false, json: undefined });
+  });
+
+  it('evidence of a large delivery shows its start and no curl body past 64 KiB', async () => {
+    const receiver = await start();
+    const big = JSON.stringify({ type: 'noise', pad: 'y'.repeat(100_000) });
+    await post(receiver.url, big);
+    const evidence = deliveryEvidence(receiver.deliveries()[0], receiver.url, []);
+    expect(evidence.request.body).toMatch(/^\{"type":"noise","pad":"y+… \[\d+ more characters not shown\]$/);
+    expect(evidence.curl).not.toContain('yyyy');
+    expect(evidence.notes?.join(' ')).toMatch(/too long for a curl line/);
+  });
 });
+
