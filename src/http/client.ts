@@ -483,4 +483,3 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
   }
   return out;
 }
-

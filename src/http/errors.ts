@@ -64,7 +64,12 @@ function invalidHttp(err: unknown): string | undefined {
   // undici asserts on what its parser let through but HTTP forbids (a status code below 100).
   if (e.code === 'ERR_ASSERTION') {
     if (/statusCode/.test(message)) return 'the status line holds a status code below 100';
-    return `the parser refused it (${message.split('\n').find((l) => l.trim() !== '' && !/falsy value/.test(l))?.trim() ?? message})`;
+    return `the parser refused it (${
+      message
+        .split('\n')
+        .find((l) => l.trim() !== '' && !/falsy value/.test(l))
+        ?.trim() ?? message
+    })`;
   }
   return undefined;
 }

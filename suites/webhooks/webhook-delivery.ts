@@ -277,10 +277,15 @@ export default defineCheck({
         const parts = [
           tally(names.map((n) => (n === undefined ? `no "${hooks.eventField}"` : short(n)))),
           cut > 0 ? `${cut} cut at the receiver's limit` : '',
-          t.notKept > 0 ? `${names.length + cut > 0 ? 'and ' : ''}${t.notKept} the receiver only counted` : '',
+          t.notKept > 0
+            ? `${names.length + cut > 0 ? 'and ' : ''}${t.notKept} the receiver only counted`
+            : '',
         ].filter((p) => p !== '');
         const total = t.others.length + t.notKept;
-        const what = names.length > 0 ? `the ${total > 1 ? `${total} ` : ''}deliveries had` : `${total} other deliveries arrived:`;
+        const what =
+          names.length > 0
+            ? `the ${total > 1 ? `${total} ` : ''}deliveries had`
+            : `${total} other deliveries arrived:`;
         message = `after ${answered(cause)}, no delivery had ${hooks.eventField} = ${event} within ${seconds(hooks.timeoutMs)}; ${what} ${parts.join(', ')}`;
       } else {
         message = `after ${answered(cause)}, no delivery reached ${round.receiverUrl} within ${seconds(hooks.timeoutMs)} (expected event ${event})`;

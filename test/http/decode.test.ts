@@ -59,12 +59,15 @@ describe('compressed answers', () => {
   it('a decompression bomb is cut at the cap, decoded size counted, and the rest never inflated', async () => {
     // 512 MB of spaces in about 512 KB of gzip (64 members of 8 MB, as gzip allows): the cap
     // (1 MB here) stops the inflation after the first few kilobytes.
-    const bomb = Buffer.concat(Array(64).fill(zlib.gzipSync(Buffer.alloc(8 * 1024 * 1024, 0x20), { level: 9 })));
+    const bomb = Buffer.concat(
+      Array(64).fill(zlib.gzipSync(Buffer.alloc(8 * 1024 * 1024, 0x20), { level: 9 })),
+    );
     const { read: body, state, limits } = await read(bomb, 'gzip');
     expect(body.truncated).toBe(true);
     expect(body.stopped).toEqual({
       code: 'E_BODY_TOO_LARGE',
-      message: 'gzip-compressed response body, decoded, larger than 1048576 bytes: stopped reading at the cap',
+      message:
+        'gzip-compressed response body, decoded, larger than 1048576 bytes: stopped reading at the cap',
     });
     // A few chunks of input were pulled, not the half megabyte (nor its 512 MB inflated).
     expect(state.pulled).toBeLessThanOrEqual(4 * 16 * 1024);
@@ -92,7 +95,9 @@ describe('compressed answers', () => {
     const { read: body, coding } = await read(Buffer.from('\u001f\u009d...'), 'compress');
     expect(body.bytes.toString('latin1')).toContain('...');
     expect(coding?.undecoded).toBe('compress');
-    expect(coding?.note).toMatch(/^the body is in Content-Encoding compress, which the audit does not decode \(it decodes gzip, deflate/);
+    expect(coding?.note).toMatch(
+      /^the body is in Content-Encoding compress, which the audit does not decode \(it decodes gzip, deflate/,
+    );
   });
 
   it('reads Content-Encoding as a list, identity left out', () => {

@@ -47,9 +47,9 @@ describe('bodyValue', () => {
     expect(bodyValue(Buffer.from('<html>'), true).problem).toBe('does not parse as JSON');
     expect(bodyValue(Buffer.from([0x7b, 0xff, 0x7d]), true).problem).toBe('is not valid UTF-8');
     expect(bodyValue(Buffer.from(nested(600)), true).problem).toMatch(/more than 512 levels deep/);
-    expect(bodyValue(Buffer.from('{}'), true, 'is declared gzip-compressed but does not decode').problem).toBe(
-      'is declared gzip-compressed but does not decode',
-    );
+    expect(
+      bodyValue(Buffer.from('{}'), true, 'is declared gzip-compressed but does not decode').problem,
+    ).toBe('is declared gzip-compressed but does not decode');
   });
 
   it('a body cut short is not judged, an empty one has nothing to judge', () => {
@@ -85,17 +85,33 @@ describe('couldNotCompare', () => {
 
   it('a complete read compares; one cut short, unanswered or unreadable does not, and says why', () => {
     expect(couldNotCompare(read({}), undefined)).toBeUndefined();
-    expect(couldNotCompare(read({ status: 404, isJson: false, jsonProblem: 'does not parse as JSON' }))).toBeUndefined();
+    expect(
+      couldNotCompare(read({ status: 404, isJson: false, jsonProblem: 'does not parse as JSON' })),
+    ).toBeUndefined();
     expect(
       couldNotCompare(
         read({}),
-        read({ truncated: true, error: { code: 'E_BODY_BUDGET', message: 'response body over 65536 bytes while …' } }),
+        read({
+          truncated: true,
+          error: { code: 'E_BODY_BUDGET', message: 'response body over 65536 bytes while …' },
+        }),
       ),
     ).toBe('could not compare: GET /v1/widgets/5 was cut short (response body over 65536 bytes while …)');
-    expect(couldNotCompare(read({ status: undefined, error: { code: 'E_TIMEOUT', message: 'no complete response within 400 ms' } }))).toBe(
+    expect(
+      couldNotCompare(
+        read({
+          status: undefined,
+          error: { code: 'E_TIMEOUT', message: 'no complete response within 400 ms' },
+        }),
+      ),
+    ).toBe(
       'could not compare: GET /v1/widgets/5 got no complete answer (no complete response within 400 ms)',
     );
-    expect(couldNotCompare(read({ isJson: false, jsonProblem: 'nests arrays or objects more than 512 levels deep: …' }))).toBe(
+    expect(
+      couldNotCompare(
+        read({ isJson: false, jsonProblem: 'nests arrays or objects more than 512 levels deep: …' }),
+      ),
+    ).toBe(
       'could not compare: the body of GET /v1/widgets/5 nests arrays or objects more than 512 levels deep: …',
     );
     expect(couldNotCompare(read({ isJson: false, undecoded: 'zstd' }))).toMatch(/Content-Encoding zstd/);

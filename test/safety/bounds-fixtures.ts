@@ -1,6 +1,12 @@
 // Fixtures for bounded reading: raw-socket services that never answer valid HTTP, a TCP passthrough, and a proxy that reshapes answers.
 import { createServer as createHttpServer, request as httpRequest, type IncomingMessage } from 'node:http';
-import { createServer as createNetServer, connect, type AddressInfo, type Server, type Socket } from 'node:net';
+import {
+  createServer as createNetServer,
+  connect,
+  type AddressInfo,
+  type Server,
+  type Socket,
+} from 'node:net';
 import { createExampleApi, type ExampleApiOptions } from '../../src/example-api/index.js';
 import type { FixtureServer } from '../../src/testing/fixture-server.js';
 
@@ -52,7 +58,12 @@ export async function startRawAnswer(answer: string): Promise<FixtureServer & { 
     });
   });
   const { origin, close } = await listen(server);
-  const fixture = { origin, baseUrl: `${origin}/v1`, tokens: { full: 'raw-full', limited: 'raw-limited' }, close };
+  const fixture = {
+    origin,
+    baseUrl: `${origin}/v1`,
+    tokens: { full: 'raw-full', limited: 'raw-limited' },
+    close,
+  };
   Object.defineProperty(fixture, 'requests', { get: () => state.requests });
   return fixture as FixtureServer & { requests: number };
 }

@@ -53,7 +53,9 @@ describe('a correct API that compresses every answer', () => {
   it('evidence shows the decoded body and says it came compressed', async () => {
     const server = await compressing('gzip', { breaks: { createStatus200: true } });
     const run = await auditExample(server);
-    const failed = run.report.results.find((r) => r.checkId === 'create-answers-201' && r.status === 'failed');
+    const failed = run.report.results.find(
+      (r) => r.checkId === 'create-answers-201' && r.status === 'failed',
+    );
     const evidence = failed!.evidence.find((e) => e.request.method === 'POST' && e.response?.status === 200)!;
     expect(evidence.response!.body).toMatchObject({ name: expect.any(String) });
     expect(evidence.notes?.join('\n')).toMatch(
@@ -74,7 +76,9 @@ describe('compressed answers that cannot be used', () => {
     expect(run.code).toBe(1);
     expect(run.stdout + run.stderr).not.toMatch(STACK_LINE);
     const genJson = run.report.results.filter((r) => r.rules.includes('GEN-JSON') && r.status === 'failed');
-    expect(genJson[0].message).toMatch(/the body is declared gzip-compressed but does not decode \(incorrect header check\)/);
+    expect(genJson[0].message).toMatch(
+      /the body is declared gzip-compressed but does not decode \(incorrect header check\)/,
+    );
   });
 
   it('a decompression bomb (2 MB inflating to 1 GB) is cut at the cap; the audit stays within 150 MB', async () => {

@@ -36,30 +36,34 @@ describe('JSON nested deeper than the audit parses', () => {
   it.each<[HostileKind, string]>([
     ['deep-array', '8 MB of [[[…]]]'],
     ['deep-object', 'a million nested objects'],
-  ])('%s (%s): not usable JSON, evidence cut, no stack overflow, within the memory bound', async (kind) => {
-    const server = await hostile(kind);
-    const run = await measuredAudit(server.baseUrl, ['--skip', 'LIM-*', '--timeout', '5000']);
-    expect(run.code).toBe(1);
-    expect(run.stdout + run.stderr).not.toMatch(STACK_LINE);
-    expect(run.stdout + run.stderr).not.toMatch(/Maximum call stack/);
-    expect(run.report.results.filter((r) => r.status === 'errored')).toEqual([]);
-    const genJson = run.report.results.filter((r) => r.rules.includes('GEN-JSON') && r.status === 'failed');
-    expect(genJson.length).toBeGreaterThan(0);
-    expect(genJson[0].message).toMatch(
-      /labelled application\/json but the body nests arrays or objects more than 512 levels deep: not usable JSON/,
-    );
-    // The evidence shows the start of the body, cut: no report holds megabytes of brackets.
-    const body = genJson[0].evidence[0].response!.body as string;
-    expect(body).toMatch(/… \[\d+ more characters not shown\]$/);
-    for (const [name, bytes] of await readAll(run.out)) {
-      expect({ name, small: bytes.length < 2 * 1024 * 1024 }).toEqual({ name, small: true });
-      expect(bytes.toString('utf8')).not.toMatch(/Maximum call stack/);
-    }
-    // Every request got its answer: no event-loop stall made a false time-out.
-    expect(run.report.summary.answered).toBe(run.report.summary.requests);
-    expect(run.peakMb).toBeLessThan(PEAK_MB);
-    if (process.env.SHOW_PEAKS) process.stderr.write(`${kind}: ${run.peakMb} MB\n`);
-  }, 120_000);
+  ])(
+    '%s (%s): not usable JSON, evidence cut, no stack overflow, within the memory bound',
+    async (kind) => {
+      const server = await hostile(kind);
+      const run = await measuredAudit(server.baseUrl, ['--skip', 'LIM-*', '--timeout', '5000']);
+      expect(run.code).toBe(1);
+      expect(run.stdout + run.stderr).not.toMatch(STACK_LINE);
+      expect(run.stdout + run.stderr).not.toMatch(/Maximum call stack/);
+      expect(run.report.results.filter((r) => r.status === 'errored')).toEqual([]);
+      const genJson = run.report.results.filter((r) => r.rules.includes('GEN-JSON') && r.status === 'failed');
+      expect(genJson.length).toBeGreaterThan(0);
+      expect(genJson[0].message).toMatch(
+        /labelled application\/json but the body nests arrays or objects more than 512 levels deep: not usable JSON/,
+      );
+      // The evidence shows the start of the body, cut: no report holds megabytes of brackets.
+      const body = genJson[0].evidence[0].response!.body as string;
+      expect(body).toMatch(/… \[\d+ more characters not shown\]$/);
+      for (const [name, bytes] of await readAll(run.out)) {
+        expect({ name, small: bytes.length < 2 * 1024 * 1024 }).toEqual({ name, small: true });
+        expect(bytes.toString('utf8')).not.toMatch(/Maximum call stack/);
+      }
+      // Every request got its answer: no event-loop stall made a false time-out.
+      expect(run.report.summary.answered).toBe(run.report.summary.requests);
+      expect(run.peakMb).toBeLessThan(PEAK_MB);
+      if (process.env.SHOW_PEAKS) process.stderr.write(`${kind}: ${run.peakMb} MB\n`);
+    },
+    120_000,
+  );
 
   it('the correct variant: answers nested 500 levels deep (under the limit) pass untouched', async () => {
     // Each object answer gains a member nested 500 levels deep; everything else is the example API.
@@ -87,7 +91,9 @@ describe('a body sent one byte at a time', () => {
     const run = await measuredAudit(server.baseUrl, ['--timeout', '1500']);
     expect(run.code).toBe(1);
     expect(run.stdout + run.stderr).not.toMatch(STACK_LINE);
-    const errServer = run.report.results.filter((r) => r.rules.includes('ERR-SERVER') && r.status === 'failed');
+    const errServer = run.report.results.filter(
+      (r) => r.rules.includes('ERR-SERVER') && r.status === 'failed',
+    );
     expect(errServer.flatMap((r) => r.evidence.map((e) => e.error))).toContain(
       'no complete response within 1500 ms',
     );
@@ -114,6 +120,8 @@ describe('a body sent one byte at a time', () => {
     const report = await readReport(out);
     expect(report.results.filter((r) => r.status === 'failed' || r.status === 'errored')).toEqual([]);
     expect(run.code).toBe(0);
-    expect(JSON.parse(await readFile(join(out, 'conformance.json'), 'utf8')).summary.answered).toBeGreaterThan(0);
+    expect(
+      JSON.parse(await readFile(join(out, 'conformance.json'), 'utf8')).summary.answered,
+    ).toBeGreaterThan(0);
   }, 60_000);
 });

@@ -36,7 +36,8 @@ const JSON_HEADERS = { 'content-type': 'application/json' };
 /** The deep bodies, made on first use: 8 MB of `[[[…]]]` (four million levels), or a million nested objects `{"a":{"a":…1…}}`. */
 const deep = { array: '', object: '' };
 function deepBody(kind: 'deep-array' | 'deep-object'): string {
-  if (kind === 'deep-array') return (deep.array ||= '['.repeat(4 * 1024 * 1024) + ']'.repeat(4 * 1024 * 1024));
+  if (kind === 'deep-array')
+    return (deep.array ||= '['.repeat(4 * 1024 * 1024) + ']'.repeat(4 * 1024 * 1024));
   return (deep.object ||= '{"a":'.repeat(1_000_000) + '1' + '}'.repeat(1_000_000));
 }
 

@@ -65,9 +65,12 @@ describe('a state read cut short', () => {
     });
     closers.push(() => server.close());
     const out = join(await tempDir(), 'reports');
-    await cli(['run', '--config', example, '--base-url', server.baseUrl, '--out', out, '--skip', 'LIM-*,HOOK-*'], {
-      env: exampleEnv(server),
-    });
+    await cli(
+      ['run', '--config', example, '--base-url', server.baseUrl, '--out', out, '--skip', 'LIM-*,HOOK-*'],
+      {
+        env: exampleEnv(server),
+      },
+    );
     const report = await readReport(out);
     const comparing = report.results.filter((r) => COMPARING.includes(r.checkId));
     expect(comparing.length).toBe(2 * COMPARING.length);
@@ -77,11 +80,15 @@ describe('a state read cut short', () => {
         resource: r.resource,
         status: 'skipped',
       });
-      expect(r.message).toMatch(/could not compare: GET \/v1\/\S+ was cut short \(response body of \d+ bytes \(Content-Length\), larger than the cap/);
+      expect(r.message).toMatch(
+        /could not compare: GET \/v1\/\S+ was cut short \(response body of \d+ bytes \(Content-Length\), larger than the cap/,
+      );
     }
     // No result anywhere claims an effect on what the audit could not read.
     for (const r of report.results.filter((x) => x.status === 'failed')) {
-      expect(r.message ?? '').not.toMatch(/still acted|changed the (item|collection)|vanished|state changed|also (removed|affected)/);
+      expect(r.message ?? '').not.toMatch(
+        /still acted|changed the (item|collection)|vanished|state changed|also (removed|affected)/,
+      );
     }
   }, 60_000);
 });

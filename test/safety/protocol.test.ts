@@ -16,9 +16,11 @@ const REFUSED: Record<keyof typeof INVALID_ANSWERS, RegExp> = {
   'status 099': /no valid HTTP answer: the status line holds a status code below 100/,
   'status 0': /no valid HTTP answer: the parser refused it \(Invalid status code\)/,
   'status 999': /no valid HTTP answer: the status line holds 999, which is no HTTP status code \(100-599\)/,
-  '10,000 headers': /no valid HTTP answer: its header section is larger than the 16 KiB the HTTP parser accepts/,
+  '10,000 headers':
+    /no valid HTTP answer: its header section is larger than the 16 KiB the HTTP parser accepts/,
   'a header over the limit': /no valid HTTP answer: its header section is larger than the 16 KiB/,
-  'a NUL byte in a header': /no valid HTTP answer: the parser refused it \(Invalid header value char\) at "\\u0000b/,
+  'a NUL byte in a header':
+    /no valid HTTP answer: the parser refused it \(Invalid header value char\) at "\\u0000b/,
   'Transfer-Encoding and Content-Length':
     /no valid HTTP answer: the parser refused it \(Content-Length can't be present with Transfer-Encoding\)/,
 };
@@ -51,7 +53,9 @@ describe('a service that never answers valid HTTP', () => {
       const run = await audit(server.baseUrl);
       expect(run.code).toBe(1);
       expect(run.stdout + run.stderr).not.toMatch(STACK_LINE);
-      const errServer = run.report.results.filter((r) => r.rules.includes('ERR-SERVER') && r.status === 'failed');
+      const errServer = run.report.results.filter(
+        (r) => r.rules.includes('ERR-SERVER') && r.status === 'failed',
+      );
       expect(errServer.length).toBeGreaterThan(0);
       const errors = errServer.flatMap((r) => r.evidence.map((e) => e.error ?? ''));
       expect(errors.some((e) => REFUSED[name].test(e))).toBe(true);
@@ -82,7 +86,15 @@ describe('a service that never answers valid HTTP', () => {
     const dir = await tempDir();
     const out = `${dir}/reports`;
     const run = await cli(
-      ['run', '--config', packagePath('config', 'example.yaml'), '--base-url', passthrough.baseUrl, '--out', out],
+      [
+        'run',
+        '--config',
+        packagePath('config', 'example.yaml'),
+        '--base-url',
+        passthrough.baseUrl,
+        '--out',
+        out,
+      ],
       { env: exampleEnv(passthrough) },
     );
     const report = await readReport(out);

@@ -53,9 +53,12 @@ describe('a webhook flood', () => {
     const flood = Array<Shipment>(200).fill(noise(64 * 1024));
     const server = await flooding(() => [{ body: '{"kind":"other"}', headers: {} }, ...flood]);
     const out = join(await tempDir(), 'reports');
-    const run = await cli(['run', '--config', example, '--base-url', server.baseUrl, '--out', out, '--only', 'HOOK-DELIVERY'], {
-      env: exampleEnv(server),
-    });
+    const run = await cli(
+      ['run', '--config', example, '--base-url', server.baseUrl, '--out', out, '--only', 'HOOK-DELIVERY'],
+      {
+        env: exampleEnv(server),
+      },
+    );
     expect(run.code).toBe(1);
     const report = await readReport(out);
     const [delivery] = report.results.filter((r) => r.checkId === 'webhook-delivery');

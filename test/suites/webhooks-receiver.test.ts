@@ -107,7 +107,10 @@ describe('WebhookReceiver', () => {
     const receiver = await start({ maxDeliveries: 3 });
     for (let i = 0; i < 5; i++) await post(receiver.url, JSON.stringify({ type: 'noise', i }));
     const since = receiver.mark();
-    const waiting = receiver.waitFor((d) => (d.json as { type?: string }).type === 'wanted', { since, timeoutMs: 60_000 });
+    const waiting = receiver.waitFor((d) => (d.json as { type?: string }).type === 'wanted', {
+      since,
+      timeoutMs: 60_000,
+    });
     await post(receiver.url, '{"type":"wanted"}');
     expect((await waiting)?.json).toEqual({ type: 'wanted' });
     expect(receiver.deliveries().map((d) => d.seq)).toEqual([1, 2, 3]);
@@ -140,4 +143,3 @@ describe('WebhookReceiver', () => {
     expect(evidence.notes?.join(' ')).toMatch(/too long for a curl line/);
   });
 });
-

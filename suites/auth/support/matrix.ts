@@ -107,8 +107,9 @@ export async function runMatrix(
     result.outcomes.push(outcome);
     if (outcome.exchange.status === options.expected && !options.verifyRefused) continue;
     const after = await readState(ctx, r, paths.known);
-    let { changes, evidence, incomparable } = await changesBeyondReads(ctx, r, baseline, after, paths.known);
-    result.incomparable ??= incomparable;
+    const change = await changesBeyondReads(ctx, r, baseline, after, paths.known);
+    let { changes, evidence } = change;
+    result.incomparable ??= change.incomparable;
     if (pair.probe.method === 'POST' && is2xx(outcome.exchange)) {
       const created = await readCreated(ctx, r, outcome.exchange);
       if (created) {

@@ -69,7 +69,8 @@ export function reportMatrix(ctx: CheckContext, result: MatrixResult, options: R
     });
   }
   // Whether some write acted is unknown: no pass (failures found above still stand).
-  if (result.incomparable) ctx.skip(`${result.incomparable}, so whether every write was without effect is unknown`);
+  if (result.incomparable)
+    ctx.skip(`${result.incomparable}, so whether every write was without effect is unknown`);
 }
 
 /** "PUT /v1/widgets/9 [unknown id, malformed JSON]" */
