@@ -29,6 +29,8 @@ export interface AuditFlags {
   concurrency: number;
   timeout: number;
   readOnly: boolean;
+  /** Audit even when every declared collection answers 404 (see runAudit's preflight). */
+  force?: boolean;
   failOn: Severity;
   shard?: { index: number; total: number };
   maxRps?: number;
@@ -75,6 +77,7 @@ export async function auditAndReport(
     concurrency: flags.concurrency,
     timeoutMs: flags.timeout,
     readOnly: flags.readOnly,
+    force: flags.force,
     maxRps: flags.maxRps,
     shard: flags.shard,
     signal,
