@@ -7,6 +7,7 @@ import { runAudit } from '../engine/run.js';
 import type { Clock } from '../http/client.js';
 import { ExchangeLog, resolveReporters, progressLine, type Reporter } from '../reporters/index.js';
 import { failsRun } from '../reporters/verdict.js';
+import { removeStaleReports } from './stale-reports.js';
 
 const statusMark = {
   passed: 'ok  ',
@@ -126,6 +127,9 @@ export async function writeReports(
     exchanges,
   };
   const written: string[] = [];
+  const files = chosen.flatMap((r) => (r.fileName ? [r.fileName] : []));
+  // A run writes a fresh set: our report files of an earlier run that this one does not write go.
+  const stale = files.length > 0 ? await removeStaleReports(flags.out, files) : undefined;
   for (const reporter of chosen) {
     const text = reporter.render(result, options);
     if (!reporter.fileName) {
@@ -143,5 +147,15 @@ export async function writeReports(
     }
   }
   if (written.length > 0 && !flags.quiet) io.stdout.write(`Reports: ${written.join(', ')}\n`);
+  if (stale && !flags.quiet) {
+    if (stale.removed.length > 0)
+      io.stdout.write(
+        `Removed from ${flags.out} the earlier run's ${stale.removed.join(', ')} (not written by this run)\n`,
+      );
+    if (stale.foreign.length > 0)
+      io.stdout.write(
+        `Left alone in ${flags.out}: ${stale.foreign.join(', ')} (not a report of this tool, and not written by this run)\n`,
+      );
+  }
   return written;
 }
