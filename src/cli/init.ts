@@ -63,7 +63,7 @@ export async function runInit(args: InitArgs, io: Io, cwd = process.cwd()): Prom
   if (!toStdout) await checkTarget(target, args);
 
   let starter: Starter;
-  let notes: string[] = [];
+  const notes: string[] = [];
   let openapi = args.openapi;
   let discovered = false;
   if (openapi === undefined && collections.length === 0) {
