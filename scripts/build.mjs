@@ -26,7 +26,10 @@ function staleness() {
   if (outputs.length === 0) return 'dist/ is not built';
   // tsc writes every output on each build: the oldest output is when the last build started writing.
   const built = Math.min(...outputs.map((file) => statSync(file).mtimeMs));
-  const inputs = [...SOURCES.flatMap((dir) => files(join(root, dir), '.ts')), ...SETTINGS.map((f) => join(root, f))];
+  const inputs = [
+    ...SOURCES.flatMap((dir) => files(join(root, dir), '.ts')),
+    ...SETTINGS.map((f) => join(root, f)),
+  ];
   for (const input of inputs) {
     const rel = relative(root, input);
     if (rel.endsWith('.ts') && !existsSync(join(dist, rel.replace(/\.ts$/, '.js')))) return `${rel} is new`;
