@@ -113,6 +113,8 @@ export async function writeReports(
   flags: ReportFlags,
   io: Io,
   exchanges?: ExchangeLog,
+  /** Files never removed as an earlier run's reports (merge's inputs). */
+  keep: readonly string[] = [],
 ): Promise<string[]> {
   // Where each file goes, so the console can point at the report that holds what it cut.
   const reportFiles = Object.fromEntries(
@@ -129,7 +131,7 @@ export async function writeReports(
   const written: string[] = [];
   const files = chosen.flatMap((r) => (r.fileName ? [r.fileName] : []));
   // A run writes a fresh set: our report files of an earlier run that this one does not write go.
-  const stale = files.length > 0 ? await removeStaleReports(flags.out, files) : undefined;
+  const stale = files.length > 0 ? await removeStaleReports(flags.out, files, keep) : undefined;
   for (const reporter of chosen) {
     const text = reporter.render(result, options);
     if (!reporter.fileName) {

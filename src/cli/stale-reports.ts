@@ -1,6 +1,6 @@
 // Fresh report files per run: the audit's own report files in --out that this run does not write are removed.
 import { lstat, open, unlink } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { reporters } from '../reporters/index.js';
 
 /**
@@ -38,14 +38,21 @@ async function head(file: string): Promise<string> {
 /**
  * Removes from `out` every report file of ours that this run will not write (`writing`: file
  * names), so a folder never holds a junit.xml of an earlier run beside this run's report.html.
- * Never touches another file: names no reporter writes, or report names whose content is not ours.
+ * Never touches another file: names no reporter writes, report names whose content is not ours,
+ * or a file in `keep`.
  */
-export async function removeStaleReports(out: string, writing: readonly string[]): Promise<StaleReports> {
+export async function removeStaleReports(
+  out: string,
+  writing: readonly string[],
+  keep: readonly string[] = [],
+): Promise<StaleReports> {
   const result: StaleReports = { removed: [], foreign: [] };
   const names = Object.values(reporters).flatMap((r) => (r.fileName ? [r.fileName] : []));
+  const kept = new Set(keep.map((file) => resolve(file)));
   for (const name of names) {
     if (writing.includes(name)) continue;
     const file = join(out, name);
+    if (kept.has(resolve(file))) continue;
     const info = await lstat(file).catch(() => undefined);
     if (!info?.isFile()) continue;
     const marker = REPORT_MARKERS[name];

@@ -52,6 +52,35 @@ describe('fresh report files per run', () => {
     expect((await readdir(out)).sort()).toEqual(['conformance.json', 'junit.xml']);
   });
 
+  it('merge never removes its own inputs, even in their folder', async () => {
+    const out = await mkdtemp(join(tmpdir(), 'conf-fresh-'));
+    expect(
+      (
+        await runCli([
+          'demo',
+          '--only',
+          'MTH-READ',
+          '--shard',
+          '1/1',
+          '--out',
+          out,
+          '--reporter',
+          'json,junit',
+        ])
+      ).code,
+    ).toBe(0);
+    const merged = await runCli([
+      'merge',
+      join(out, 'conformance.json'),
+      '--out',
+      out,
+      '--reporter',
+      'markdown',
+    ]);
+    expect(merged.code).toBe(0);
+    expect((await readdir(out)).sort()).toEqual(['conformance.json', 'summary.md']);
+  });
+
   it('knows how every report file of ours begins', () => {
     const names = Object.values(reporters).flatMap((r) => (r.fileName ? [r.fileName] : []));
     expect(Object.keys(REPORT_MARKERS).sort()).toEqual([...names].sort());
