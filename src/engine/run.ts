@@ -213,9 +213,13 @@ async function collectionsFound(
   }
   const tried =
     paths.length > 3 ? `${paths.slice(0, 3).join(', ')} and ${paths.length - 3} more` : paths.join(', ');
+  // Some APIs hide what an anonymous caller may not see behind a 404: then the token is the suspect too.
+  const anonymous = config.auth.token
+    ? ''
+    : '; no auth.token is set, and some APIs answer 404 to anonymous requests';
   throw new ConformanceError(
     'E_CONFIG',
-    `every collection answered 404 at ${client.redactor.text(client.baseUrl)}: is the base URL missing a prefix such as /v1? (GET ${tried}; pass --force to audit anyway)`,
+    `every collection answered 404 at ${client.redactor.text(client.baseUrl)}: is the base URL missing a prefix such as /v1? (GET ${tried}${anonymous}; pass --force to audit anyway)`,
   );
 }
 

@@ -4,7 +4,7 @@ import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { packagePath } from '../../src/core/paths.js';
-import { startExampleFixture } from '../../src/testing/fixture-server.js';
+import { startExampleFixture, startRawFixture } from '../../src/testing/fixture-server.js';
 import { exampleEnv } from '../../src/testing/example-config.js';
 import { runCli } from '../../src/testing/cli-runner.js';
 
@@ -42,6 +42,26 @@ describe('a base URL missing its prefix', () => {
         `conformance: every collection answered 404 at ${server.origin}: is the base URL missing a prefix such as /v1? (GET /widgets, /orders; pass --force to audit anyway)\n`,
       );
       expect(await readdir(out)).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('without a token the message names that suspect too', async () => {
+    const server = await startRawFixture((_req, res) => {
+      res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}');
+    });
+    const dir = await tempDir();
+    try {
+      const config = join(dir, 'c.yaml');
+      await writeFile(config, 'resources:\n  - { name: widgets, path: /widgets }\n');
+      const r = await runCli(['run', '--config', config, '--base-url', server.origin, '--out', dir], {
+        env: {},
+      });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(
+        '(GET /widgets; no auth.token is set, and some APIs answer 404 to anonymous requests; pass --force to audit anyway)',
+      );
     } finally {
       await server.close();
     }
