@@ -168,8 +168,12 @@ async function preflight(client: HttpClient): Promise<void> {
  * One authenticated GET on the first listable collection: a token the API refuses (401) would
  * turn every check into a false failure, so the audit stops (exit 2) saying so. A 401 that sets
  * cookies is retried with them once: a stateful API is GEN-STATELESS's finding, not a bad token.
+ * Returns the probe's answer (status undefined: none came), or undefined when nothing was sent.
  */
-async function credentialsAccepted(client: HttpClient, config: AuditConfig): Promise<number | undefined> {
+async function credentialsAccepted(
+  client: HttpClient,
+  config: AuditConfig,
+): Promise<{ status?: number } | undefined> {
   const collection = config.resources.find((r) => r.operations.includes('list'));
   const token = config.auth.token;
   if (!collection || !token) return undefined;
@@ -183,7 +187,7 @@ async function credentialsAccepted(client: HttpClient, config: AuditConfig): Pro
       .join('; ');
     probe = await client.send({ method: 'GET', path: collection.path, headers: { cookie } });
   }
-  if (probe.status !== 401) return probe.status;
+  if (probe.status !== 401) return { status: probe.status };
   const envVar = config.secrets.find((s) => s.value === token)?.envVar;
   throw new ConformanceError(
     'E_CONFIG',
@@ -200,7 +204,7 @@ async function credentialsAccepted(client: HttpClient, config: AuditConfig): Pro
 async function collectionsFound(
   client: HttpClient,
   config: AuditConfig,
-  first: number | undefined,
+  first: { status?: number } | undefined,
 ): Promise<void> {
   const paths = [
     ...new Set(config.resources.filter((r) => r.operations.includes('list')).map((r) => r.path)),
@@ -208,7 +212,7 @@ async function collectionsFound(
   if (paths.length === 0) return;
   for (const [index, path] of paths.entries()) {
     const status =
-      index === 0 && first !== undefined ? first : (await client.send({ method: 'GET', path })).status;
+      index === 0 && first !== undefined ? first.status : (await client.send({ method: 'GET', path })).status;
     if (status !== 404) return;
   }
   const tried =
