@@ -5,7 +5,13 @@ import type { Check } from '../core/check.js';
 import type { AuditConfig, CheckResult, RunResult, Severity } from '../core/types.js';
 import { runAudit } from '../engine/run.js';
 import type { Clock } from '../http/client.js';
-import { ExchangeLog, resolveReporters, progressLine, type Reporter } from '../reporters/index.js';
+import {
+  ExchangeLog,
+  resolveReporters,
+  progressLine,
+  summaryLine,
+  type Reporter,
+} from '../reporters/index.js';
 import { failsRun } from '../reporters/verdict.js';
 import { removeStaleReports } from './stale-reports.js';
 
@@ -83,6 +89,8 @@ export async function auditAndReport(
     shard: flags.shard,
     signal,
     clock: io.clock,
+    // Shown once, as it arises (also in the reports' notes), even under --quiet: it is about leaks.
+    onNote: (note) => io.stderr.write(`${drawn ? '\r\x1b[2K' : ''}conformance: warning: ${note}\n`),
     ...(exchanges ? { onExchange: (x) => exchanges.add(x) } : {}),
     onResult: (r, done, total) => {
       if (live) {
@@ -147,6 +155,10 @@ export async function writeReports(
       await appendFile(stepSummary, text.endsWith('\n') ? text : `${text}\n`);
       written.push(`${stepSummary} (appended)`);
     }
+  }
+  // Without the console report, stdout still gets the one line people look for (not under --quiet).
+  if (!flags.quiet && !chosen.some((r) => r.name === 'console')) {
+    io.stdout.write(`${summaryLine(result, flags.color, flags.failOn)}\n`);
   }
   if (written.length > 0 && !flags.quiet) io.stdout.write(`Reports: ${written.join(', ')}\n`);
   if (stale && !flags.quiet) {

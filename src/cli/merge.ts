@@ -27,9 +27,9 @@ const PROBLEMS_SHOWN = 5;
  * - summary: recounted from the merged results; `requests`: the sum;
  * - durationMs: the longest input — shards of a CI matrix run side by side, so the wall time of
  *   the whole audit is that of its slowest shard (the sum would be the machine time instead);
- * - startedAt: the earliest; cleanup: counts added, leftovers concatenated;
+ * - startedAt: the earliest; cleanup: counts added, leftovers (and recovered items) concatenated;
  * - interrupted: when any input was; `shard` is dropped (the result is the whole plan);
- * - notProbed: each path once.
+ * - notProbed: each path once; notes: each once.
  */
 export function mergeRuns(runs: RunResult[]): RunResult {
   if (runs.length === 0) throw new ConformanceError('E_ARGS', 'merge needs at least one report');
@@ -67,9 +67,15 @@ export function mergeRuns(runs: RunResult[]): RunResult {
       created: ordered.reduce((sum, r) => sum + r.cleanup.created, 0),
       deleted: ordered.reduce((sum, r) => sum + r.cleanup.deleted, 0),
       leftovers: ordered.flatMap((r) => r.cleanup.leftovers),
+      ...(ordered.some((r) => r.cleanup.recovered)
+        ? { recovered: ordered.flatMap((r) => r.cleanup.recovered ?? []) }
+        : {}),
     },
     ...(ordered.some((r) => r.interrupted) ? { interrupted: true } : {}),
     ...(notProbed.length > 0 ? { notProbed } : {}),
+    ...(ordered.some((r) => r.notes?.length)
+      ? { notes: [...new Set(ordered.flatMap((r) => r.notes ?? []))] }
+      : {}),
   };
 }
 

@@ -66,6 +66,8 @@ export interface BuildContext {
   baseDir: string;
   /** Variables whose whole value a string was (see interpolate). */
   fromEnv: Map<string, string>;
+  /** Every variable whose value went into a string, whole or in part (see interpolate). */
+  usedEnv?: Map<string, { value: string; path: Segment[] }>;
 }
 
 /** Variable names that hold secrets even outside the auth and signature fields. */
@@ -73,21 +75,39 @@ const SECRET_NAME = /TOKEN|SECRET|PASSW(OR)?D|API_?KEY|CREDENTIAL|PRIVATE/i;
 
 /**
  * Checks an absolute http(s) base URL; returns it without trailing '/' or a problem message.
+ * Credentials in it (`https://user:pass@host/v1`) are refused: the HTTP client never sends them
+ * (the audit would run without them while the URL says otherwise), a curl line would send them,
+ * and every report would have to hide them. Messages never repeat them.
  */
 export function normaliseBaseUrl(value: string): { url: string } | { problem: string } {
   let parsed: URL;
   try {
     parsed = new URL(value);
   } catch {
-    return { problem: `must be an absolute http(s) URL (got ${JSON.stringify(value)})` };
+    return { problem: `must be an absolute http(s) URL (got ${shownUrl(value)})` };
+  }
+  if (parsed.username !== '' || parsed.password !== '') {
+    return {
+      problem:
+        `must not hold credentials (got ${shownUrl(value)}): the audit never sends a user name or ` +
+        `password written in the URL; give the credential in the config's auth section, read from ` +
+        `an environment variable (e.g. token: \${API_TOKEN})`,
+    };
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    return { problem: `must be an absolute http(s) URL (got ${JSON.stringify(value)})` };
+    return { problem: `must be an absolute http(s) URL (got ${shownUrl(value)})` };
   }
   if (parsed.search !== '' || parsed.hash !== '' || /[?#]/.test(value)) {
-    return { problem: `must not have a query or fragment (got ${JSON.stringify(value)})` };
+    return { problem: `must not have a query or fragment (got ${shownUrl(value)})` };
   }
   return { url: value.trim().replace(/\/+$/, '') };
+}
+
+/** A URL for a message, without what stands before an `@` in its authority (credentials). */
+function shownUrl(value: string): string {
+  const credentials = /^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i.exec(value);
+  if (credentials) return JSON.stringify(`${credentials[1]}[redacted]@${value.slice(credentials[0].length)}`);
+  return value.includes('@') ? 'a value with "@", not repeated here' : JSON.stringify(value);
 }
 
 /** Builds the AuditConfig; every problem found is returned (the config is only valid without). */
@@ -170,7 +190,7 @@ export function buildConfig(
   const config: LoadedConfig = {
     baseUrl,
     auth,
-    secrets: collectSecrets(raw, ctx.fromEnv),
+    secrets: collectSecrets(raw, ctx.fromEnv, ctx.usedEnv),
     idempotency: { header: raw.idempotency?.header ?? 'Idempotency-Key' },
     rateLimit: {
       maxRequests: raw.rateLimit?.maxRequests ?? 200,
@@ -230,10 +250,16 @@ function buildWebhooks(
 }
 
 /**
- * The tokens and the webhook secret (literal or from a variable), plus any other value taken
- * whole from a variable whose name says it is secret. Empty values are never secrets.
+ * The tokens and the webhook secret (literal or from a variable), plus the value of every variable
+ * whose name says it is secret, wherever it is used (whole, or inside a longer string such as a
+ * header value or a sample body). Empty values are never secrets. Each keeps the variable it came
+ * from, so curl lines say `${VAR}`.
  */
-function collectSecrets(raw: RawConfig, fromEnv: Map<string, string>): Secret[] {
+function collectSecrets(
+  raw: RawConfig,
+  fromEnv: Map<string, string>,
+  usedEnv: Map<string, { value: string; path: Segment[] }> = new Map(),
+): Secret[] {
   const secrets: Secret[] = [];
   const add = (value: unknown, path: Segment[], envVar = fromEnv.get(pathKey(path))): void => {
     if (typeof value !== 'string' || value === '') return;
@@ -249,6 +275,7 @@ function collectSecrets(raw: RawConfig, fromEnv: Map<string, string>): Secret[] 
     const path = JSON.parse(key) as Segment[];
     add(valueAt(raw, path), path, envVar);
   }
+  for (const [envVar, use] of usedEnv) if (SECRET_NAME.test(envVar)) add(use.value, use.path, envVar);
   return secrets;
 }
 

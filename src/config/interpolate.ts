@@ -12,6 +12,8 @@ export interface Interpolated {
   problems: Problem[];
   /** pathKey -> variable, for strings whose whole value came from one set variable. */
   fromEnv: Map<string, string>;
+  /** Every variable whose value went into some string (whole or in part), with the first path using it. */
+  used: Map<string, { value: string; path: Segment[] }>;
 }
 
 const REFERENCE = /\$\$\{|\$\{([^}]*)(\}?)/g;
@@ -29,6 +31,7 @@ export function interpolate(
 ): Interpolated {
   const problems: Problem[] = [];
   const fromEnv = new Map<string, string>();
+  const used = new Map<string, { value: string; path: Segment[] }>();
 
   const text = (raw: string, path: Segment[]): string => {
     if (!raw.includes('${')) return raw;
@@ -47,6 +50,7 @@ export function interpolate(
       }
       const [, name, fallback] = parsed;
       const set = env[name];
+      if (set !== undefined && set !== '' && !used.has(name)) used.set(name, { value: set, path });
       if (fallback !== undefined) return set === undefined || set === '' ? fallback : set;
       if (set === undefined) {
         ok = false;
@@ -90,5 +94,5 @@ export function interpolate(
     return Object.fromEntries(Object.entries(node).map(([key, item]) => [key, walk(item, [...path, key])]));
   };
 
-  return { value: walk(value, []), problems, fromEnv };
+  return { value: walk(value, []), problems, fromEnv, used };
 }

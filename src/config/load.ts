@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, relative, resolve } from 'node:path';
 import { ConfigError, ConformanceError } from '../core/errors.js';
 import { buildConfig, normaliseBaseUrl, type LoadedConfig, type RawConfig } from './build.js';
-import { interpolate } from './interpolate.js';
+import { interpolate, type Interpolated } from './interpolate.js';
 import { formatOf, parseText, SyntaxProblems, type ConfigFormat, type ParsedText } from './parse.js';
 import { describeValue, oneLine, pathKey, renderProblems, type Problem } from './problems.js';
 import { readCappedFile, ReadProblem } from './read-file.js';
@@ -206,6 +206,8 @@ interface Prepared {
   data: Record<string, unknown>;
   problems: Problem[];
   fromEnv: Map<string, string>;
+  /** Every variable whose value went into a string (see interpolate). */
+  used: Interpolated['used'];
   lineOf: ParsedText['lineOf'];
   overridden: boolean;
   override?: string;
@@ -259,6 +261,7 @@ function prepare(text: string | undefined, options: ParseOptions, env: NodeJS.Pr
     data: interpolated.value as Record<string, unknown>,
     problems,
     fromEnv: interpolated.fromEnv,
+    used: interpolated.used,
     lineOf,
     overridden,
     ...(override === undefined ? {} : { override }),
@@ -287,6 +290,7 @@ function finish(prepared: Prepared, options: ParseOptions): LoadedConfig {
       baseUrlOverride: overridden ? (override ?? '') : undefined,
       baseDir: options.baseDir ?? process.cwd(),
       fromEnv: prepared.fromEnv,
+      usedEnv: prepared.used,
     });
     problems.push(...built.problems);
     config = built.config;

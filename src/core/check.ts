@@ -74,6 +74,20 @@ export interface Created {
   exchange: Exchange;
 }
 
+/** What the audit made of a create's answer (see `CheckContext.creation`). */
+export type Adoption =
+  /** A new item: registered for cleanup; the audit may change and delete it. */
+  | { kind: 'new'; created: Created }
+  /** An item the audit created earlier (an idempotent replay, or a service answering an old item). */
+  | { kind: 'ours'; created: Created }
+  /**
+   * The answer names an item the audit did not create (one an earlier answer showed, so it
+   * existed before), or an id no URL can address as one item: the audit never touches it.
+   */
+  | { kind: 'refused'; reason: string }
+  /** A 2xx that names no usable id (none in the body, no Location on this origin naming an item). */
+  | { kind: 'no-id'; reason: string };
+
 export interface Failure {
   message: string;
   evidence?: Array<Exchange | Evidence>;
@@ -101,7 +115,10 @@ export interface CheckContext {
   addSecret(secret: Secret): void;
   /** Path of the resource's collection (relative to the base URL). */
   collectionPath(resource?: ResourceConfig): string;
-  /** Path of one item of the resource. */
+  /**
+   * Path of one item of the resource: the id percent-encoded as one path segment. Skips the check
+   * for an id no URL can address as one item ("." or "..", also between slashes).
+   */
   itemPath(id: string, resource?: ResourceConfig): string;
   /**
    * Creates an item with the full token (default body: the resource's sample) and registers it
@@ -113,6 +130,12 @@ export interface CheckContext {
     resource?: ResourceConfig;
     headers?: Record<string, string>;
   }): Promise<Created>;
+  /**
+   * What the audit made of the answer to a POST on a collection this check sent with `send`:
+   * adopted as a new item, an item of the audit's own, refused (never touched), or naming no id.
+   * Undefined for any other exchange, and for a create that got no complete answer.
+   */
+  creation(exchange: Exchange): Adoption | undefined;
   /** An id that was never issued, shaped like the resource's ids and proven absent by a GET. */
   unknownId(resource?: ResourceConfig): Promise<string>;
   /** Tells the ledger the audit itself removed this item (so cleanup does not retry it). */
@@ -179,6 +202,13 @@ export interface ActiveCheck extends CheckBase {
   run(ctx: CheckContext): Promise<void>;
 }
 
+/**
+ * What an observer's `inspect` returns for an exchange it has nothing to say about either way
+ * (a 200 for the 401 observer): it does not count as judged, so an observer that judged nothing
+ * on a resource is skipped with its `nothingToJudge` reason instead of passing on nothing.
+ */
+export const NOT_JUDGED: unique symbol = Symbol('not judged');
+
 /** What an observer says about one exchange it dislikes. */
 export interface Finding {
   message: string;
@@ -209,7 +239,16 @@ export interface SummaryFinding extends Finding {
  */
 export interface ObserverCheck extends CheckBase {
   kind: 'observer';
-  inspect(exchange: Exchange, config: AuditConfig): Finding | undefined;
+  /**
+   * Judges one exchange: a finding when it breaks the rule, undefined when it keeps it, NOT_JUDGED
+   * when it is not the kind of exchange the rule is about.
+   */
+  inspect(exchange: Exchange, config: AuditConfig): Finding | typeof NOT_JUDGED | undefined;
+  /**
+   * Why a resource's result is skipped when responses came but none of them was judged, e.g.
+   * "no 401 was answered".
+   */
+  nothingToJudge?: string;
   /**
    * Why the observer has nothing to judge for a resource (undefined: API-wide traffic), e.g. no
    * schema declared: its result is then skipped with this reason instead of passing vacuously.

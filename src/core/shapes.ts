@@ -163,7 +163,11 @@ export function diffPaths(a: unknown, b: unknown, limit = 5, path = ''): string[
     const out: string[] = [];
     for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
       if (out.length >= limit) break;
-      out.push(...diffPaths(a[k], b[k], limit - out.length, `${path}/${k}`));
+      const at = `${path}/${k}`;
+      // A member on one side only is said in words: "undefined" is no value a reader can use.
+      if (!Object.hasOwn(b, k)) out.push(`${at}: ${short(a[k])}, then gone`);
+      else if (!Object.hasOwn(a, k)) out.push(`${at}: absent, then ${short(b[k])}`);
+      else out.push(...diffPaths(a[k], b[k], limit - out.length, at));
     }
     return out;
   }
@@ -176,8 +180,8 @@ export function diffPaths(a: unknown, b: unknown, limit = 5, path = ''): string[
   return [`${path || '/'}: ${short(a)} → ${short(b)}`];
 }
 
-/** A short JSON rendering for messages. */
+/** A short JSON rendering for messages ("nothing" for a missing value, never the word undefined). */
 export function short(value: unknown, max = 60): string {
-  const text = value === undefined ? 'undefined' : JSON.stringify(value);
+  const text = value === undefined ? 'nothing' : (JSON.stringify(value) ?? String(value));
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }

@@ -18,6 +18,8 @@ export interface Secret {
    * (e.g. the token with its last character changed: `${API_TOKEN%?}x`).
    */
   shell?: string;
+  /** Where the value is set, for messages about it (e.g. `auth.token`); never the value itself. */
+  source?: string;
 }
 
 export interface ResourceConfig {
@@ -145,6 +147,14 @@ export interface CheckResult {
   severity: Severity;
   /** Why it failed, was skipped or errored; absent on a plain pass. */
   message?: string;
+  /**
+   * Failed (and waived) results: every distinct problem found, one line each, in the order found
+   * (the `message` numbers only the first few). At most PROBLEM_CAP are kept.
+   */
+  problems?: string[];
+  /** Distinct problems found beyond the cap and left out of `problems`. */
+  problemsDropped?: number;
+  /** The exchanges that prove the first problems (not one per problem: see `problems`). */
   evidence: Evidence[];
   durationMs: number;
   /** For waived results: the waiver's reason and expiry. */
@@ -164,8 +174,13 @@ export interface RunSummary {
 export interface CleanupReport {
   created: number;
   deleted: number;
-  /** Resources the audit created and could not delete. */
+  /** Resources the audit created and could not delete (or did not, with the reason). */
   leftovers: Array<{ resource: string; url: string; reason: string }>;
+  /**
+   * Items a create stored without naming them (its answer was lost, named no usable id, or named
+   * an item that existed before), found in the collection and deleted; counted in `deleted`.
+   */
+  recovered?: Array<{ resource: string; url: string; reason: string }>;
 }
 
 export interface RunResult {
@@ -182,4 +197,6 @@ export interface RunResult {
   shard?: { index: number; total: number };
   /** Declared paths that were not probed, with the reason (from the config's `notProbed`). */
   notProbed?: NotProbedPath[];
+  /** Warnings about the run itself (e.g. a secret too short to redact its echoes reliably). */
+  notes?: string[];
 }

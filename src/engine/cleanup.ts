@@ -1,19 +1,44 @@
-// End-of-run cleanup: delete everything the ledger holds and report what could not be deleted.
-import type { CleanupReport } from '../core/types.js';
+// End-of-run cleanup: delete what the ledger holds (only while it still holds what the audit wrote), report the rest.
+import type { AuditConfig, CleanupReport, ResourceConfig } from '../core/types.js';
 import type { HttpClient } from '../http/client.js';
-import type { Ledger } from './ledger.js';
+import { idOf, unwrapItem } from '../core/shapes.js';
+import { is2xx } from '../core/verdicts.js';
+import { compareWritten } from '../core/written.js';
+import type { Ledger, LedgerEntry } from './ledger.js';
+import type { Custody } from './custody.js';
+import { recover } from './recovery.js';
 
 /**
- * Deletes every ledger entry not yet deleted (full token; 2xx, 404 and 410 count as gone), then
- * reads every entry back: an item a DELETE "removed" that still answers 2xx is reported as left
- * behind, so a service whose DELETE does nothing cannot make the report claim a clean run.
+ * First looks for what creates without a usable answer stored (see recover). Then, for every
+ * ledger entry not yet deleted: reads it back and deletes it only when the read-back still holds
+ * what the audit wrote (else it is reported as not deleted, with the reason); 2xx, 404 and 410 count
+ * as gone. Then reads every entry back: an item a DELETE "removed" that still answers 2xx is
+ * reported as left behind, so a service whose DELETE does nothing cannot make the report claim a
+ * clean run.
  */
-export async function cleanup(client: HttpClient, ledger: Ledger): Promise<CleanupReport> {
-  const leftovers: CleanupReport['leftovers'] = [...ledger.untrackableLeftovers];
+export async function cleanup(
+  client: HttpClient,
+  ledger: Ledger,
+  custody: Custody,
+  config: AuditConfig,
+): Promise<CleanupReport> {
+  const recovery = await recover(client, ledger, custody, config);
+  const leftovers: CleanupReport['leftovers'] = [...ledger.untrackableLeftovers, ...recovery.leftovers];
+  let deleted = 0;
   for (const entry of ledger.all()) {
     const url = client.redactor.text(client.resolve(entry.path));
     let deletion = 'an earlier DELETE';
     if (!entry.deleted) {
+      const r = config.resources.find((res) => res.name === entry.resource);
+      const changed = r ? await notAsWritten(client, entry, r, config.ignoreFields) : undefined;
+      if (changed) {
+        leftovers.push({
+          resource: entry.resource,
+          url,
+          reason: client.redactor.text(`not deleted: ${changed}`),
+        });
+        continue;
+      }
       const exchange = await client.send({ method: 'DELETE', path: entry.path, auth: 'full' });
       const status = exchange.status;
       if (status === undefined || !((status >= 200 && status < 300) || status === 404 || status === 410)) {
@@ -37,7 +62,38 @@ export async function cleanup(client: HttpClient, ledger: Ledger): Promise<Clean
         url,
         reason: `${deletion}, but GET still answers ${check.status}: the item is still there`,
       });
+      continue;
     }
+    deleted++;
   }
-  return { created: ledger.createdCount, deleted: ledger.createdCount - leftovers.length, leftovers };
+  return {
+    created: deleted + leftovers.length,
+    deleted,
+    leftovers,
+    ...(recovery.recovered.length > 0 ? { recovered: recovery.recovered } : {}),
+  };
+}
+
+/**
+ * Why the item no longer looks like the one the audit created (another id, or a field holding a
+ * value the audit never wrote there), from one GET; undefined when it does, or when there is
+ * nothing to compare (no read operation, no body remembered, no JSON answer: deleted as before).
+ */
+async function notAsWritten(
+  client: HttpClient,
+  entry: LedgerEntry,
+  r: ResourceConfig,
+  ignore: string[],
+): Promise<string | undefined> {
+  if (entry.written.length === 0 || !r.operations.includes('read')) return undefined;
+  const read = await client.send({ method: 'GET', path: entry.path, auth: 'full' }, r.name);
+  if (!is2xx(read) || !read.isJson) return undefined;
+  const id = idOf(unwrapItem(read.json, r.idField), r.idField);
+  const ownId = decodeURIComponent(entry.path.slice(entry.path.lastIndexOf('/') + 1));
+  if (id !== undefined && id !== ownId && id.toLowerCase() !== ownId.toLowerCase()) {
+    return `GET answers ${r.idField} ${id}, not ${ownId}: the URL names another item than the one the audit created`;
+  }
+  const { contradictions } = compareWritten(entry.written, read.json, r.idField, ignore);
+  if (contradictions.length === 0) return undefined;
+  return `the item no longer holds what the audit wrote (${contradictions.join('; ')}), so it may not be the audit's`;
 }

@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type {
   ActiveCheck,
+  Adoption,
   CheckContext,
   Created,
   Exchange,
@@ -13,6 +14,7 @@ import type { AuditConfig, Operation, ResourceConfig, Secret } from '../core/typ
 import { idOf, unwrapItem, unwrapList } from '../core/shapes.js';
 import type { HttpClient } from '../http/client.js';
 import type { Ledger } from './ledger.js';
+import { itemPathOf, type Custody } from './custody.js';
 
 /** Thrown by ctx.skip(); caught by the engine. */
 export class SkipSignal {
@@ -25,6 +27,8 @@ export interface ContextDeps {
   config: AuditConfig;
   client: HttpClient;
   ledger: Ledger;
+  /** What the audit created and may touch; sees every request a check sends. */
+  custody: Custody;
   readOnly: boolean;
   maxRps?: number;
   signal: AbortSignal;
@@ -52,23 +56,44 @@ export class TaskContext implements CheckContext {
   }
 
   async send(options: SendOptions): Promise<Exchange> {
-    this.guard(options);
-    return this.settle(await this.deps.client.send(options, this.resource?.name), options);
+    return this.through(options, (o) => this.deps.client.send(o, this.resource?.name));
   }
 
   pinConnection(): PinnedConnection {
     const pinned = this.deps.client.pin();
     const resource = this.resource?.name;
     return {
-      send: async (options) => {
-        this.guard(options);
-        return this.settle(await pinned.send(options, resource), options);
-      },
+      send: (options) => this.through(options, (o) => pinned.send(o, resource)),
       get connectionsOpened() {
         return pinned.connectionsOpened;
       },
       close: () => pinned.close(),
     };
+  }
+
+  /**
+   * Sends one request of the check. Before the first create on a resource its collection is read
+   * (so every id it held is known); each answer then goes to custody before the check sees it, so
+   * that a created item is in the ledger even if the check stops right after.
+   */
+  private async through(
+    options: SendOptions,
+    sender: (options: SendOptions) => Promise<Exchange>,
+  ): Promise<Exchange> {
+    this.guard(options);
+    const custody = this.deps.custody;
+    if (options.method.toUpperCase() === 'POST') {
+      const target = custody.targetOf(this.deps.client.resolve(options.path));
+      if (target && target.id === undefined) await custody.prime(target.r, this.deps.client);
+    }
+    const point = custody.seen.mark();
+    const exchange = await sender(options);
+    await custody.settle(exchange, options, point, this.deps.client);
+    return this.settle(exchange, options);
+  }
+
+  creation(exchange: Exchange): Adoption | undefined {
+    return this.deps.custody.adoption(exchange);
   }
 
   addSecret(secret: Secret): void {
@@ -119,7 +144,13 @@ export class TaskContext implements CheckContext {
   }
 
   itemPath(id: string, resource?: ResourceConfig): string {
-    return `${this.collectionPath(resource)}/${encodeURIComponent(id)}`;
+    const path = itemPathOf(resource ?? this.requireResource(), id);
+    if (path === undefined) {
+      this.skip(
+        `the service named an item ${JSON.stringify(id)}, which no URL can address as one item (a "." or ".." path segment names another URL)`,
+      );
+    }
+    return path;
   }
 
   requireOperations(...operations: Operation[]): void {
@@ -147,13 +178,21 @@ export class TaskContext implements CheckContext {
         `could not create a test ${r.name} item: POST ${r.path} ${exchange.error ? `failed (${exchange.error.message})` : `answered ${status}`} (create-answers-201 reports why)`,
       );
     }
-    const created = createdFrom(exchange, r);
-    if (!created) {
+    const adoption = this.creation(exchange);
+    if (adoption?.kind === 'refused') {
+      this.skip(`could not create a test ${r.name} item: ${adoption.reason} (create-answers-201 reports it)`);
+    }
+    if (adoption?.kind === 'ours') {
+      this.skip(
+        `could not create a test ${r.name} item: POST ${r.path} answered ${adoption.created.id}, an item the audit had already created (create-answers-201 reports it)`,
+      );
+    }
+    if (adoption?.kind !== 'new') {
       this.skip(
         `created a test ${r.name} item but found no "${r.idField}" in the answer and no usable Location header`,
       );
     }
-    return created;
+    return adoption.created;
   }
 
   async unknownId(resource?: ResourceConfig): Promise<string> {
@@ -224,25 +263,6 @@ function pathOf(url: string): string {
   } catch {
     return url;
   }
-}
-
-/** The created item's id and path from a create answer: the id field, else the Location header. */
-export function createdFrom(exchange: Exchange, r: ResourceConfig): Created | undefined {
-  const item = unwrapItem(exchange.json, r.idField);
-  let id = idOf(item, r.idField);
-  if (id === undefined && exchange.headers.location) {
-    try {
-      const location = new URL(exchange.headers.location, exchange.url);
-      const segments = location.pathname.split('/').filter(Boolean);
-      const collection = r.path.split('/').filter(Boolean).pop();
-      const at = segments.lastIndexOf(collection ?? '');
-      if (at >= 0 && at === segments.length - 2) id = decodeURIComponent(segments[at + 1]);
-    } catch {
-      id = undefined;
-    }
-  }
-  if (id === undefined) return undefined;
-  return { id, path: `${r.path}/${encodeURIComponent(id)}`, item, exchange };
 }
 
 /** An id of the same shape as `sample` that no service would have issued. */

@@ -7,17 +7,45 @@ export interface LedgerEntry {
   /** Path relative to the base URL. */
   path: string;
   deleted: boolean;
+  /**
+   * The bodies the audit wrote to the item (its create, then each accepted PUT or PATCH, each
+   * followed by what its answer showed for the fields sent; the create and the latest few):
+   * cleanup deletes the item only while a read-back still holds them.
+   * Empty for things registered without a body (ctx.track).
+   */
+  written: unknown[];
 }
+
+/** Bodies remembered per entry: the create (what was sent and what its answer showed) and the latest writes. */
+const MAX_WRITTEN = 16;
 
 export class Ledger {
   private readonly entries = new Map<string, LedgerEntry>();
   private readonly untrackable: CleanupReport['leftovers'] = [];
 
-  /** Records a created item (idempotent per path). */
-  add(resource: string, path: string): void {
+  /** Records a created item (idempotent per path), with the body that created it when known. */
+  add(resource: string, path: string, body?: unknown): void {
     const existing = this.entries.get(path);
-    if (existing) existing.deleted = false;
-    else this.entries.set(path, { resource, path, deleted: false });
+    const written = body === undefined ? [] : [body];
+    if (existing) {
+      // Created again at the same path after the audit deleted it: a new item.
+      if (existing.deleted) existing.written = written;
+      else if (body !== undefined) this.noteWrite(path, body);
+      existing.deleted = false;
+    } else this.entries.set(path, { resource, path, deleted: false, written });
+  }
+
+  /** Remembers a body the audit wrote to one of its items (an accepted PUT or PATCH). */
+  noteWrite(path: string, body: unknown): void {
+    const entry = this.entries.get(path);
+    if (!entry || entry.deleted || entry.written.length === 0) return;
+    entry.written.push(body);
+    if (entry.written.length > MAX_WRITTEN) entry.written.splice(2, 1);
+  }
+
+  /** The entry of a path, if the audit created it. */
+  get(path: string): LedgerEntry | undefined {
+    return this.entries.get(path);
   }
 
   /** Records something created that cannot be deleted (no id was returned). */

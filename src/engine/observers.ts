@@ -1,7 +1,14 @@
 // Observer checks: each judges every exchange; findings are grouped into one result per resource.
-import type { Exchange, ExchangeGroup, ObserverCheck, SummaryFinding } from '../core/check.js';
+import {
+  NOT_JUDGED,
+  type Exchange,
+  type ExchangeGroup,
+  type Finding,
+  type ObserverCheck,
+  type SummaryFinding,
+} from '../core/check.js';
 import type { AuditConfig, CheckResult, Evidence, ResourceConfig, Severity } from '../core/types.js';
-import { baseResult, joinMessages } from './results.js';
+import { baseResult, joinMessages, ProblemList } from './results.js';
 
 const MAX_EVIDENCE = 5;
 /** Evidence kept per group of an observer's `group` hook. */
@@ -13,8 +20,11 @@ interface Tally {
   seen: number;
   /** Exchanges that got a complete response (the others only ERR-SERVER can judge). */
   answered: number;
+  /** Exchanges the observer judged (it returned a verdict, not NOT_JUDGED). */
+  judged: number;
   failed: number;
-  messages: string[];
+  /** Every distinct finding (capped); evidence only of the first few. */
+  problems: ProblemList;
   evidence: Evidence[];
   severity: Severity | undefined;
 }
@@ -35,24 +45,36 @@ export class ObserverHub {
       const key = `${observer.id}\u0000${exchange.resource ?? ''}`;
       let tally = this.tallies.get(key);
       if (!tally) {
-        tally = { seen: 0, answered: 0, failed: 0, messages: [], evidence: [], severity: undefined };
+        tally = {
+          seen: 0,
+          answered: 0,
+          judged: 0,
+          failed: 0,
+          problems: new ProblemList(),
+          evidence: [],
+          severity: undefined,
+        };
         this.tallies.set(key, tally);
       }
       tally.seen++;
       if (exchange.status !== undefined) tally.answered++;
       this.file(observer, exchange);
-      let finding;
+      let finding: Finding | typeof NOT_JUDGED | undefined;
       try {
         finding = observer.inspect(exchange, this.config);
       } catch (err) {
         finding = { message: `the check itself broke on ${exchange.method} ${exchange.url}: ${String(err)}` };
       }
+      if (finding === NOT_JUDGED) continue;
+      tally.judged++;
       if (!finding) continue;
       tally.failed++;
       const severity = finding.severity ?? observer.severity;
       if (severity === 'error' || tally.severity === undefined) tally.severity = severity;
-      if (tally.messages.length < MAX_EVIDENCE) {
-        tally.messages.push(finding.message);
+      const before = tally.problems.total;
+      tally.problems.add(finding.message);
+      // Evidence of the first few distinct problems: the report names every problem, proves the first.
+      if (tally.problems.total > before && tally.evidence.length < MAX_EVIDENCE) {
         tally.evidence.push(exchange.evidence);
       }
     }
@@ -130,16 +152,28 @@ export class ObserverHub {
         } else if (tally && tally.failed === 0 && tally.answered === 0 && across.length === 0) {
           // Nothing came back to judge: a pass would claim more than was seen.
           out.push({ ...base, status: 'skipped', message: 'no complete response arrived to judge' });
+        } else if (tally && tally.judged === 0 && across.length === 0) {
+          // None of the responses was of the kind the rule is about (no 401 at all): nothing passed.
+          // The same words on every resource, so the console counts them as one reason.
+          const why = observer.nothingToJudge ?? 'no response of the kind this check judges arrived';
+          out.push({ ...base, status: 'skipped', message: why });
         } else if ((!tally || tally.failed === 0) && across.length === 0) {
           out.push({ ...base, status: 'passed' });
         } else {
           const parts: string[] = [];
+          const problems = new ProblemList();
           if (tally && tally.failed > 0) {
+            const { kept, total } = tally.problems;
             parts.push(
-              `${tally.failed} of ${tally.seen} responses broke the rule: ${joinMessages(tally.messages)}`,
+              `${tally.failed} of ${tally.seen} responses broke the rule: ${joinMessages(kept, total)}`,
             );
+            for (const m of kept) problems.add(m);
+            problems.dropped += tally.problems.dropped;
           }
-          for (const finding of across) parts.push(finding.message);
+          for (const finding of across) {
+            parts.push(finding.message);
+            problems.add(finding.message);
+          }
           const severities = [tally?.severity, ...across.map((f) => f.severity ?? observer.severity)];
           out.push({
             ...base,
@@ -148,6 +182,7 @@ export class ObserverHub {
               ? 'error'
               : (severities.find((s) => s) ?? observer.severity),
             message: parts.join('; '),
+            ...problems.fields(),
             evidence: [...(tally?.evidence ?? []), ...across.flatMap((f) => f.evidence)].slice(
               0,
               2 * MAX_EVIDENCE,

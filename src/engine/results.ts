@@ -1,6 +1,16 @@
-// Building result records shared by active and observer checks.
+// Building result records shared by active and observer checks: the base record, the problem list, the message.
 import type { Check } from '../core/check.js';
 import type { CheckResult } from '../core/types.js';
+
+/**
+ * Distinct problems a result keeps (CheckResult.problems): enough for any real audit, bounded so a
+ * service that fails every one of 100,000 requests differently cannot exhaust memory or bloat the
+ * report. Past it, `problemsDropped` counts what was left out.
+ */
+export const PROBLEM_CAP = 1000;
+
+/** Problems numbered in `message`: a report line stays readable; the `problems` list has them all. */
+const SHOWN_IN_MESSAGE = 5;
 
 export function baseResult(check: Check, resource: string | undefined): CheckResult {
   return {
@@ -16,11 +26,51 @@ export function baseResult(check: Check, resource: string | undefined): CheckRes
   };
 }
 
-/** One message, or the first few numbered (a report line stays readable). */
-export function joinMessages(messages: string[]): string {
+/** Collects distinct problem texts in order of arrival, keeping the first PROBLEM_CAP and counting the rest. */
+export class ProblemList {
+  private readonly seen = new Set<string>();
+  readonly kept: string[] = [];
+  /** Distinct problems past the cap (not kept, so repeats of them cannot be told apart: each counts). */
+  dropped = 0;
+
+  constructor(private readonly cap = PROBLEM_CAP) {}
+
+  add(message: string): void {
+    if (this.seen.has(message)) return;
+    if (this.kept.length >= this.cap) {
+      this.dropped++;
+      return;
+    }
+    this.seen.add(message);
+    this.kept.push(message);
+  }
+
+  get total(): number {
+    return this.kept.length + this.dropped;
+  }
+
+  /** The result fields: `problems`, and `problemsDropped` when some were left out. */
+  fields(): Pick<CheckResult, 'problems' | 'problemsDropped'> {
+    return { problems: [...this.kept], ...(this.dropped > 0 ? { problemsDropped: this.dropped } : {}) };
+  }
+}
+
+/** The problems of these messages (distinct, capped). */
+export function problemList(messages: Iterable<string>, cap = PROBLEM_CAP): ProblemList {
+  const list = new ProblemList(cap);
+  for (const m of messages) list.add(m);
+  return list;
+}
+
+/**
+ * One message, or the first few numbered and how many more there are (a report line stays
+ * readable; every one is in the result's `problems`). `total` counts problems not kept as well.
+ */
+export function joinMessages(messages: string[], total?: number): string {
   const unique = [...new Set(messages)];
-  if (unique.length === 1) return unique[0];
-  const shown = unique.slice(0, 5).map((m, i) => `(${i + 1}) ${m}`);
-  if (unique.length > 5) shown.push(`… and ${unique.length - 5} more`);
-  return `${unique.length} problems: ${shown.join('; ')}`;
+  const count = Math.max(total ?? 0, unique.length);
+  if (count === 1) return unique[0];
+  const shown = unique.slice(0, SHOWN_IN_MESSAGE).map((m, i) => `(${i + 1}) ${m}`);
+  if (count > shown.length) shown.push(`… and ${count - shown.length} more`);
+  return `${count} problems: ${shown.join('; ')}`;
 }

@@ -6,14 +6,15 @@ import type { AuditConfig, CheckResult, RunResult, Severity } from '../core/type
 import { toolVersion } from '../core/paths.js';
 import { ConformanceError, UnreachableError } from '../core/errors.js';
 import { HttpClient, type Clock } from '../http/client.js';
-import { createdFrom, SkipSignal, TaskContext, type ContextDeps } from './context.js';
+import { SkipSignal, TaskContext, type ContextDeps } from './context.js';
 import { Ledger } from './ledger.js';
+import { Custody } from './custody.js';
 import { buildPlan, type Task } from './plan.js';
 import { ObserverHub } from './observers.js';
 import { Locks } from './locks.js';
 import { cleanup } from './cleanup.js';
 import { summarise } from './summary.js';
-import { baseResult, joinMessages } from './results.js';
+import { baseResult, joinMessages, problemList } from './results.js';
 import { applyWaiver } from './waivers.js';
 
 export interface RunOptions {
@@ -31,6 +32,8 @@ export interface RunOptions {
   onResult?: (result: CheckResult, done: number, total: number) => void;
   /** Called with every exchange the audit makes (HAR export...). */
   onExchange?: (exchange: Exchange) => void;
+  /** Called once with each warning about the run (also in RunResult.notes), e.g. a secret too short to redact well. */
+  onNote?: (note: string) => void;
   /** Clock for waiver expiry, read once at the start (default: the start of the run); tests inject one. */
   now?: () => Date;
   /** Skip the reachability probe (tests of unreachable handling turn it on). */
@@ -41,7 +44,9 @@ export interface RunOptions {
   clock?: Clock;
 }
 
-const MAX_EVIDENCE = 10;
+/** Problems whose exchanges a failed result keeps, and the most exchanges it keeps in all. */
+const EVIDENCE_PROBLEMS = 10;
+const MAX_EVIDENCE = 20;
 
 /** Runs the audit and returns its result; throws UnreachableError when the target cannot be reached. */
 export async function runAudit(config: AuditConfig, options: RunOptions): Promise<RunResult> {
@@ -56,6 +61,7 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
     shard: options.shard,
   });
   const ledger = new Ledger();
+  const custody = new Custody(config, ledger);
   const hub = new ObserverHub(plan.observers, config);
   /** Off during the reachability probe and cleanup: observers judge only the checks' own traffic. */
   let observing = false;
@@ -69,11 +75,11 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
     signal,
     clock: options.clock,
     userAgent: `conformance/${toolVersion()}`,
+    onNote: options.onNote,
     onExchange: (exchange) => {
-      if (observing) {
-        autoLedger(exchange, config, ledger);
-        hub.inspect(exchange);
-      }
+      // Every answer read, the probes' and cleanup's too, tells which ids exist.
+      custody.observe(exchange);
+      if (observing) hub.inspect(exchange);
       options.onExchange?.(exchange);
     },
   });
@@ -103,6 +109,7 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
       config,
       client,
       ledger,
+      custody,
       readOnly: options.readOnly ?? false,
       maxRps: options.maxRps,
       signal,
@@ -129,8 +136,8 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
     for (const result of observed) record(result);
     observing = false;
     // Cleanup runs even after an interruption, and gives a service that stopped answering one more try.
-    await client.beginCleanup(ledger.pending().length > 0);
-    const cleanupReport = await cleanup(client, ledger);
+    await client.beginCleanup(ledger.pending().length > 0 || custody.unaccountedCreates().length > 0);
+    const cleanupReport = await cleanup(client, ledger, custody, config);
     const interrupted = signal.aborted;
     return {
       tool: { name: 'conformance', version: toolVersion() },
@@ -143,6 +150,7 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
       ...(interrupted ? { interrupted: true } : {}),
       ...(options.shard ? { shard: options.shard } : {}),
       ...(config.notProbed?.length ? { notProbed: config.notProbed.map((n) => ({ ...n })) } : {}),
+      ...(client.redactor.notes.length ? { notes: [...client.redactor.notes] } : {}),
     };
   } finally {
     await client.close();
@@ -227,9 +235,14 @@ async function collectionsFound(
   );
 }
 
-/** A result with every secret removed from its message (checks may quote what the service said). */
+/** A result with every secret removed from its message and problems (checks may quote what the service said). */
 function redactResult(result: CheckResult, client: HttpClient): CheckResult {
-  return result.message === undefined ? result : { ...result, message: client.redactor.text(result.message) };
+  const text = (t: string): string => client.redactor.text(t);
+  return {
+    ...result,
+    ...(result.message !== undefined ? { message: text(result.message) } : {}),
+    ...(result.problems ? { problems: result.problems.map(text) } : {}),
+  };
 }
 
 function lockSet(task: Task, config: AuditConfig): string[] {
@@ -272,42 +285,30 @@ export async function runTask(task: Task, deps: ContextDeps): Promise<CheckResul
   const severity: Severity = ctx.failures.some((f) => (f.severity ?? check.severity) === 'error')
     ? 'error'
     : 'warning';
-  const evidence = ctx.failures
-    .flatMap((f) => f.evidence ?? [])
-    .slice(0, MAX_EVIDENCE)
-    .map((e) => ('evidence' in e ? e.evidence : e));
+  const problems = problemList(ctx.failures.map((f) => f.message));
   return done({
     status: 'failed',
     severity,
-    message: joinMessages(ctx.failures.map((f) => f.message)),
-    evidence,
+    message: joinMessages(problems.kept, problems.total),
+    ...problems.fields(),
+    evidence: firstEvidence(ctx.failures),
   });
 }
 
-/** Registers every item a 2xx POST to a collection created, whoever sent it, so cleanup finds it. */
-function autoLedger(exchange: Exchange, config: AuditConfig, ledger: Ledger): void {
-  if (exchange.status === undefined || exchange.status < 200 || exchange.status > 299) return;
-  let path: string;
-  try {
-    path = new URL(exchange.url).pathname;
-  } catch {
-    return;
+/**
+ * The exchanges of the first failures, each once (several findings often cite the same request),
+ * so the evidence proves the first problems listed rather than repeating one of them.
+ */
+function firstEvidence(failures: TaskContext['failures']): CheckResult['evidence'] {
+  const seen = new Set<unknown>();
+  const out: CheckResult['evidence'] = [];
+  for (const failure of failures.slice(0, EVIDENCE_PROBLEMS)) {
+    for (const e of failure.evidence ?? []) {
+      const evidence = 'evidence' in e ? e.evidence : e;
+      if (seen.has(evidence) || out.length >= MAX_EVIDENCE) continue;
+      seen.add(evidence);
+      out.push(evidence);
+    }
   }
-  const basePath = new URL(config.baseUrl).pathname.replace(/\/$/, '');
-  if (!path.startsWith(basePath)) return;
-  const relative = path.slice(basePath.length).replace(/\/$/, '');
-  if (exchange.method === 'POST') {
-    const resource = config.resources.find((r) => r.path === relative);
-    if (!resource) return;
-    const created = createdFrom(exchange, resource);
-    if (created) ledger.add(resource.name, created.path);
-    else
-      ledger.addUntrackable(
-        resource.name,
-        exchange.url,
-        `POST answered ${exchange.status} but named no id: the audit cannot delete it`,
-      );
-  } else if (exchange.method === 'DELETE') {
-    ledger.markDeleted(relative);
-  }
+  return out;
 }

@@ -1,4 +1,4 @@
-// The one HTTP client: deadlines, body cap, same-origin redirects, 429 back-off, rate cap, evidence.
+// The one HTTP client: deadlines, body cap, same-origin redirects of reads, 429 back-off, rate cap, evidence.
 import { Agent, Client, request, type Dispatcher } from 'undici';
 import type { AuthChoice, Exchange, SendOptions } from '../core/check.js';
 import type { Evidence, Secret } from '../core/types.js';
@@ -53,6 +53,8 @@ export interface HttpClientOptions {
   signal?: AbortSignal;
   /** Called with every completed exchange (evidence, HAR, observers). */
   onExchange?: (exchange: Exchange) => void;
+  /** Called once with each warning about the secrets (e.g. a token too short to find its echoes). */
+  onNote?: (note: string) => void;
 }
 
 /** Bytes of a body kept in evidence. */
@@ -63,7 +65,7 @@ export class HttpClient {
   readonly origin: string;
   readonly redactor: Redactor;
   private readonly opts: Required<
-    Omit<HttpClientOptions, 'maxRps' | 'signal' | 'onExchange' | 'secrets' | 'clock'>
+    Omit<HttpClientOptions, 'maxRps' | 'signal' | 'onExchange' | 'onNote' | 'secrets' | 'clock'>
   > &
     Pick<HttpClientOptions, 'maxRps' | 'signal' | 'onExchange'>;
   private readonly clock: Clock;
@@ -86,10 +88,10 @@ export class HttpClient {
   constructor(options: HttpClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.origin = new URL(this.baseUrl).origin;
-    this.redactor = new Redactor(options.secrets ?? []);
-    for (const value of [options.tokens.full, options.tokens.limited]) {
-      if (value && !this.redactor.list().some((s) => s.value === value)) this.redactor.add({ value });
-    }
+    // Every spelling of a secret (escaped, encoded, other case...) is the redactor's business.
+    this.redactor = new Redactor(options.secrets ?? [], { onNote: options.onNote });
+    for (const value of [options.tokens.full, options.tokens.limited])
+      if (value) this.redactor.add({ value });
     this.opts = {
       timeoutMs: 10_000,
       maxBodyBytes: 10 * 1024 * 1024,
@@ -119,16 +121,6 @@ export class HttpClient {
     this.clock = options.clock ?? realClock;
     this.bodies = new BodyLimits(this.opts.maxBodyBytes, this.opts.maxBufferedBytes);
     this.breaker = new Breaker(this.opts.breakerThreshold, () => this.probe());
-    // A service may echo a secret escaped (JSON "\/", URL %2F): hide those spellings too.
-    for (const secret of [...this.redactor.list()]) {
-      for (const variant of [
-        encodeURIComponent(secret.value),
-        JSON.stringify(secret.value).slice(1, -1),
-        secret.value.replace(/\//g, '\\/'),
-      ]) {
-        if (variant !== secret.value) this.redactor.add({ value: variant });
-      }
-    }
     options.signal?.addEventListener(
       'abort',
       () => {
@@ -181,9 +173,9 @@ export class HttpClient {
   /** Sends a request; never throws for transport problems (they are in `exchange.error`). */
   async send(options: SendOptions, resource?: string, via?: Dispatcher): Promise<Exchange> {
     const notes: string[] = [];
-    let method = options.method.toUpperCase();
+    const method = options.method.toUpperCase();
     let url = this.resolve(options.path);
-    let body: string | Buffer | undefined =
+    const body: string | Buffer | undefined =
       options.body ?? (options.json !== undefined ? JSON.stringify(options.json) : undefined);
     const headers: Record<string, string> = { 'user-agent': this.opts.userAgent, accept: 'application/json' };
     const authorization = this.authorization(options.auth);
@@ -238,6 +230,14 @@ export class HttpClient {
           );
           return this.finish(raw, notes, resource);
         }
+        if (!SAFE_METHODS.has(method)) {
+          // A write goes only where the audit addressed it: a redirect could aim it at an item the
+          // audit did not create, so the 3xx itself is the answer.
+          notes.push(
+            `redirect (${raw.status}) to ${target.href} not followed: the audit never follows a redirect for a ${method}`,
+          );
+          return this.finish(raw, notes, resource);
+        }
         if (hops >= this.opts.maxRedirects) {
           raw.error = {
             code: 'E_REDIRECT_LIMIT',
@@ -247,12 +247,9 @@ export class HttpClient {
         }
         hops++;
         notes.push(`redirected (${raw.status}) from ${url} to ${target.href}`);
+        // Only reads get here, and they keep their method (a 303 included): the request sent is
+        // the request the evidence shows.
         url = target.href;
-        if (raw.status === 303 || ((raw.status === 301 || raw.status === 302) && method === 'POST')) {
-          method = method === 'HEAD' ? 'HEAD' : 'GET';
-          body = undefined;
-          delete headers['content-type'];
-        }
         continue;
       }
       return this.finish(raw, notes, resource);
@@ -570,10 +567,7 @@ function buildEvidence(
       method: raw.method,
       url: redactor.text(raw.url),
       headers: redactor.headers(raw.requestHeaders),
-      body:
-        requestText === undefined
-          ? null
-          : bodyForEvidence(redactor.text(requestText), tryJson(requestText), redactor),
+      body: requestText === undefined ? null : bodyForEvidence(requestText, tryJson(requestText), redactor),
     },
     response:
       raw.status === undefined
@@ -581,13 +575,13 @@ function buildEvidence(
         : {
             status: raw.status,
             headers: redactor.headers(raw.headers),
-            body: text === '' ? null : bodyForEvidence(redactor.text(text), isJson, redactor),
+            body: text === '' ? null : bodyForEvidence(text, isJson, redactor),
             durationMs: raw.durationMs,
             ...(raw.truncated ? { truncated: true } : {}),
           },
     curl: curlLine(
       { method: raw.method, url: raw.url, headers: raw.requestHeaders, body: raw.requestBody },
-      redactor.list(),
+      redactor,
     ),
   };
   if (raw.error) evidence.error = redactor.text(raw.error.message);
@@ -604,30 +598,22 @@ function tryJson(text: string): boolean {
   }
 }
 
-/** Parsed JSON when small enough to show whole, else the text cut at the evidence limit. */
+/** Parsed JSON when small enough to show whole, else the text cut at the evidence limit; redacted. */
 function bodyForEvidence(text: string, isJson: boolean, redactor: Redactor): unknown {
   if (text.length > EVIDENCE_BODY_BYTES) {
-    return `${text.slice(0, EVIDENCE_BODY_BYTES)}… [${text.length - EVIDENCE_BODY_BYTES} more characters not shown]`;
+    // Only the part shown is searched (a body may be megabytes); see Redactor.excerpt.
+    return `${redactor.excerpt(text, EVIDENCE_BODY_BYTES)}… [${text.length - EVIDENCE_BODY_BYTES} more characters not shown]`;
   }
   if (isJson) {
     try {
-      // Parsing undoes escapes ("\u0041", "\/") that hid a secret from the text redaction.
-      return redactDeep(JSON.parse(text), redactor);
+      const redacted = redactor.body(text, true);
+      // Without a backslash the parsed values are exactly what was searched. With escapes, they
+      // are searched again as parsed: an escaped backslash hides a second level ("\\u0041"),
+      // and a short secret is matched only as it is.
+      return redacted.includes('\\') ? redactor.json(JSON.parse(redacted)) : JSON.parse(redacted);
     } catch {
-      return text;
+      return redactor.body(text, false);
     }
   }
-  return text;
-}
-
-/** Every string (and key) of a JSON value with secrets removed. */
-function redactDeep(value: unknown, redactor: Redactor): unknown {
-  if (typeof value === 'string') return redactor.text(value);
-  if (Array.isArray(value)) return value.map((v) => redactDeep(v, redactor));
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.entries(value).map(([k, v]) => [redactor.text(k), redactDeep(v, redactor)]),
-    );
-  }
-  return value;
+  return redactor.body(text, false);
 }

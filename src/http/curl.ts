@@ -1,6 +1,6 @@
 // curl lines that reproduce an exchange, referring to secrets by their environment variable.
 import type { Secret } from '../core/types.js';
-import { REDACTED } from './redact.js';
+import { REDACTED, Redactor } from './redact.js';
 
 export interface CurlInput {
   method: string;
@@ -14,41 +14,54 @@ export interface CurlInput {
 const OMIT = new Set(['user-agent', 'content-length', 'host', 'connection', 'accept-encoding']);
 
 /**
- * Renders a curl command. Secret values become `$VAR` (or their shell expression) inside double
- * quotes; a secret with no known variable becomes [redacted], so the line never leaks it.
+ * Renders a curl command. A secret sent as registered becomes `${VAR}` (or its shell expression)
+ * inside double quotes; any other spelling of a secret, or one with no known variable, becomes
+ * [redacted], so the line never leaks it. The value of a variable is never parsed by the shell
+ * again, so a secret full of shell metacharacters still yields a line that runs as shown.
  */
-export function curlLine(input: CurlInput, secrets: readonly Secret[]): string {
+export function curlLine(input: CurlInput, secrets: Redactor | readonly Secret[]): string {
+  const redactor = secrets instanceof Redactor ? secrets : new Redactor([...secrets]);
   const parts = ['curl', '-i'];
   if (input.method !== 'GET' || input.body !== undefined) parts.push('-X', input.method);
-  parts.push(quote(input.url, secrets));
+  parts.push(quote(input.url, redactor));
   for (const [name, value] of Object.entries(input.headers)) {
     if (OMIT.has(name.toLowerCase())) continue;
-    parts.push('-H', quote(`${name}: ${value}`, secrets));
+    parts.push('-H', quote(`${name}: ${value}`, redactor));
   }
   if (input.body !== undefined) {
     const text = typeof input.body === 'string' ? input.body : input.body.toString('utf8');
-    parts.push('--data-binary', quote(text, secrets));
+    parts.push('--data-binary', quote(text, redactor));
   }
   return parts.join(' ');
 }
 
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/;
+/** What double quotes do not keep literal in every shell: `!` (history expansion) and control characters. */
+// eslint-disable-next-line no-control-regex
+const NOT_IN_DOUBLE_QUOTES = /([!\u0000-\u0008\u000b-\u001f\u007f]+)/;
+
 /** Quotes a word for a POSIX shell, substituting secrets with variable references. */
-function quote(text: string, secrets: readonly Secret[]): string {
-  const pieces = splitSecrets(text, secrets);
+function quote(text: string, redactor: Redactor): string {
+  const pieces = splitSecrets(text, redactor);
   const hasVar = pieces.some((p) => p.secret && (p.secret.envVar || p.secret.shell));
-  // eslint-disable-next-line no-control-regex
-  const hasControl = /[\u0000-\u0008\u000b-\u001f\u007f]/.test(text);
   if (!hasVar) {
     const plain = pieces.map((p) => (p.secret ? REDACTED : p.text)).join('');
-    return hasControl ? ansiC(plain) : single(plain);
+    return CONTROL.test(plain) ? ansiC(plain) : single(plain);
   }
-  // Double quotes so that variables expand; everything else escaped.
+  // Double quotes so that variables expand; everything else escaped, or quoted apart when double
+  // quotes cannot hold it.
   let out = '"';
   for (const p of pieces) {
     if (p.secret?.shell) out += p.secret.shell;
     else if (p.secret?.envVar) out += `\${${p.secret.envVar}}`;
     else if (p.secret) out += REDACTED;
-    else out += p.text.replace(/[\\"$`]/g, (c) => `\\${c}`);
+    else {
+      p.text.split(NOT_IN_DOUBLE_QUOTES).forEach((run, i) => {
+        if (i % 2 === 1) out += `"${CONTROL.test(run) ? ansiC(run) : single(run)}"`;
+        else out += run.replace(/[\\"$`]/g, (c) => `\\${c}`);
+      });
+    }
   }
   return `${out}"`;
 }
@@ -75,22 +88,19 @@ function ansiC(text: string): string {
 
 interface Piece {
   text: string;
+  /** Set for a secret: rebuilt from its variable when the piece is exactly its registered value. */
   secret?: Secret;
 }
 
-function splitSecrets(text: string, secrets: readonly Secret[]): Piece[] {
-  let pieces: Piece[] = [{ text }];
-  for (const secret of secrets) {
-    if (!secret.value || secret.value.length < 4) continue;
-    pieces = pieces.flatMap((p) => {
-      if (p.secret || !p.text.includes(secret.value)) return [p];
-      const out: Piece[] = [];
-      p.text.split(secret.value).forEach((chunk, i) => {
-        if (i > 0) out.push({ text: secret.value, secret });
-        if (chunk) out.push({ text: chunk });
-      });
-      return out;
-    });
+function splitSecrets(text: string, redactor: Redactor): Piece[] {
+  const pieces: Piece[] = [];
+  let at = 0;
+  for (const span of redactor.spans(text)) {
+    if (span.start > at) pieces.push({ text: text.slice(at, span.start) });
+    // A span that is not exactly a registered value is hidden: a secret with no variable says so.
+    pieces.push({ text: text.slice(span.start, span.end), secret: span.secret ?? { value: '' } });
+    at = span.end;
   }
+  if (at < text.length) pieces.push({ text: text.slice(at) });
   return pieces;
 }

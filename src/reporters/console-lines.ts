@@ -1,7 +1,7 @@
 // Console lines of single results: marks, one-line reasons cut with a pointer to the full text, Reproduce lines.
 import type { ChalkInstance } from 'chalk';
 import type { CheckResult } from '../core/types.js';
-import { firstLine, plural, visible } from './format.js';
+import { firstLine, messageHead, plural, visible } from './format.js';
 import type { ReporterOptions } from './types.js';
 
 /** Longest one-line reason printed; the JSON and JUnit reports (and --verbose) keep the whole message. */
@@ -40,15 +40,51 @@ function exchangesHome(style: LineStyle): string {
     : 'in the JSON and HTML reports (--reporter json,html writes them)';
 }
 
+/** Problems a message numbers before "… and N more" (src/engine/results.ts joinMessages). */
+const NUMBERED_IN_MESSAGE = 5;
+
+/** How many distinct problems a result found, those left out of its list included. */
+function problemCount(r: CheckResult): number {
+  return (r.problems?.length ?? 0) + (r.problemsDropped ?? 0);
+}
+
+/** Where every problem of a result can be read: the report files that list them all, and --verbose. */
+function problemsHome(r: CheckResult, style: LineStyle): string {
+  const home = messageHome(r, style);
+  const where = home.startsWith('full message in ') ? home.slice('full message in '.length) : undefined;
+  return where ? `every one in ${where}, or with --verbose` : 'every one with --verbose';
+}
+
 /**
- * A message as console lines. Verbose: every line of it, whole. Otherwise its first line, cut
- * at REASON_LIMIT; when anything was left out (the rest of a long line, later lines) it says
- * how much and where the whole message is.
+ * A verbose message with several problems: its head ("37 problems:", "3 of 54 responses broke
+ * the rule:"), then every problem on a line of its own, numbered, and how many were not kept.
+ */
+function problemLines(full: string, r: CheckResult): string[] {
+  const problems = r.problems ?? [];
+  const oneLine = (text: string): string => visible(text.replace(/\s*(\r\n|\r|\n)\s*/g, ' '));
+  // The message numbers the first problems after its head: print the head, then the whole list.
+  const cut = messageHead(r);
+  const head =
+    cut !== undefined && full === r.message?.trim()
+      ? [oneLine(cut)]
+      : [...full.split(/\r\n|\r|\n/).map((l) => visible(l.trimEnd())), 'every problem:'];
+  const dropped = r.problemsDropped
+    ? [`… and ${r.problemsDropped} more, not kept (a result keeps the first ${problems.length})`]
+    : [];
+  return [...head, ...problems.map((p, i) => `(${i + 1}) ${oneLine(p)}`), ...dropped];
+}
+
+/**
+ * A message as console lines. Verbose: every line of it, whole, and every problem of a result
+ * that found several. Otherwise its first line, cut at REASON_LIMIT; when anything was left out
+ * (the rest of a long line, later lines, problems the message does not number) it says how much
+ * and where it is.
  */
 export function messageLines(message: string, r: CheckResult, style: LineStyle): string[] {
   const full = message.trim();
+  const own = message === r.message && (r.problems?.length ?? 0) > 1;
   if (style.verbose) {
-    return full.split(/\r\n|\r|\n/).map((l) => visible(l.trimEnd()));
+    return own ? problemLines(full, r) : full.split(/\r\n|\r|\n/).map((l) => visible(l.trimEnd()));
   }
   const first = firstLine(full);
   let end = Math.min(first.length, REASON_LIMIT);
@@ -57,6 +93,11 @@ export function messageLines(message: string, r: CheckResult, style: LineStyle):
   if (end < first.length && code >= 0xd800 && code <= 0xdbff) end -= 1;
   const shown = visible(first.slice(0, end));
   const left = full.length - end;
+  const count = problemCount(r);
+  if (own && (left > 0 || count > NUMBERED_IN_MESSAGE)) {
+    // Point at the list, which holds every problem: the message only numbers the first few.
+    return [`${shown}${left > 0 ? '…' : ''} [${count} problems: ${problemsHome(r, style)}]`];
+  }
   return [left > 0 ? `${shown}… [${plural(left, 'more character')}; ${messageHome(r, style)}]` : shown];
 }
 

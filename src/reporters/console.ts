@@ -172,14 +172,26 @@ function notProbedBlock(run: RunResult, c: ChalkInstance): string[] {
 
 function cleanupBlock(run: RunResult, c: ChalkInstance): string[] {
   const leftovers = run.cleanup?.leftovers ?? [];
-  if (leftovers.length === 0) return [];
+  const recovered = run.cleanup?.recovered ?? [];
+  const line = (l: { resource: string; url: string; reason: string }): string =>
+    `  ${visible(l.resource)} ${visible(l.url)}: ${visible(firstLine(l.reason))}`;
   return [
-    c.yellow.bold(
-      `⚠ Cleanup: ${plural(leftovers.length, 'resource')} the audit created could not be deleted`,
-    ),
-    ...leftovers.map((l) =>
-      c.yellow(`  ${visible(l.resource)} ${visible(l.url)}: ${visible(firstLine(l.reason))}`),
-    ),
+    ...(recovered.length === 0
+      ? []
+      : [
+          c.bold(
+            `Cleanup: found and deleted ${plural(recovered.length, 'item')} a create stored without naming ${recovered.length === 1 ? 'it' : 'them'}`,
+          ),
+          ...recovered.map(line),
+        ]),
+    ...(leftovers.length === 0
+      ? []
+      : [
+          c.yellow.bold(
+            `⚠ Cleanup: ${plural(leftovers.length, 'resource')} the audit created could not be deleted`,
+          ),
+          ...leftovers.map((l) => c.yellow(line(l))),
+        ]),
   ];
 }
 

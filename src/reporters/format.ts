@@ -106,9 +106,39 @@ export function evidenceText(evidence: Evidence, bodyLimit = BODY_LIMIT): string
   return lines.join('\n');
 }
 
-/** The message followed by every exchange of the evidence, numbered when there are several. */
+/**
+ * The message of a result that found several problems, up to where it starts numbering them
+ * ("37 problems:", "3 of 54 responses broke the rule: 3 problems:"), so a report that lists every
+ * problem below does not repeat the first few; undefined when there is no such list to cut at.
+ */
+export function messageHead(result: CheckResult): string | undefined {
+  const problems = result.problems ?? [];
+  const message = result.message?.trim() ?? '';
+  if (problems.length < 2) return undefined;
+  const at = message.indexOf(`(1) ${problems[0]}`);
+  return at > 0 ? message.slice(0, at).trimEnd() : undefined;
+}
+
+/**
+ * Every problem of a result that found several, numbered one per line, and how many were not
+ * kept; undefined for a result with one problem (its message says it all).
+ */
+export function problemsText(result: CheckResult): string | undefined {
+  const problems = result.problems ?? [];
+  if (problems.length < 2) return undefined;
+  const lines = problems.map((p, i) => `(${i + 1}) ${p.replace(/\s*(\r\n|\r|\n)\s*/g, ' ')}`);
+  const dropped = result.problemsDropped ?? 0;
+  const total = problems.length + dropped;
+  if (dropped > 0)
+    lines.push(`… and ${dropped} more, not kept (a result keeps the first ${problems.length})`);
+  return [`Every problem (${total}):`, ...lines].join('\n');
+}
+
+/** The message, every problem when there are several, then every exchange of the evidence, numbered when there are several. */
 export function failureText(result: CheckResult, bodyLimit = BODY_LIMIT): string {
   const parts = [result.message ?? result.title];
+  const problems = problemsText(result);
+  if (problems !== undefined) parts.push(problems);
   const count = result.evidence.length;
   result.evidence.forEach((evidence, i) => {
     const heading = count > 1 ? `--- exchange ${i + 1} of ${count} ---\n` : '';

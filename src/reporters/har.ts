@@ -203,7 +203,7 @@ function queryOf(url: string): HarPair[] {
 
 /** The HAR document: `log.entries` in the order the exchanges completed. */
 export function harDocument(run: RunResult, log: ExchangeLog | undefined): Record<string, unknown> {
-  const notes: string[] = [`conformance audit of ${run.target.baseUrl}`];
+  const notes: string[] = [`conformance audit of ${run.target.baseUrl}`, ...(run.notes ?? [])];
   if (!log) notes.push('no exchanges were recorded');
   if (log && log.dropped > 0) notes.push(`${log.dropped} later exchanges left out (entry limit)`);
   if (log && log.bodiesOmitted > 0) notes.push(`${log.bodiesOmitted} entries without bodies (size budget)`);

@@ -44,7 +44,15 @@ article.result { border: 1px solid #d0d7de; border-left: 6px solid var(--fg); bo
   padding: .75rem 1rem; margin: 0 0 1rem; }
 /* A link to a result must not hide its heading under the sticky filter bar. */
 article.result, tr { scroll-margin-top: 4.5rem; }
-.exchange { margin-top: .75rem; padding-top: .5rem; border-top: 1px dashed #d0d7de; }
+.exchange { margin-top: .5rem; padding-top: .4rem; border-top: 1px dashed #d0d7de; }
+.exchange > summary { cursor: pointer; font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;
+  font-size: .85rem; overflow-wrap: anywhere; }
+.problems ol { margin: .25rem 0; padding-left: 2.2rem; }
+.problems li { overflow-wrap: anywhere; }
+.problems summary { cursor: pointer; color: #57606a; }
+table.matrix th[scope=row] { min-width: 14rem; max-width: 24rem; font-weight: 400; }
+table.matrix th[scope=row] code { font-weight: 600; }
+.rule-title { display: block; color: #57606a; font-size: .8rem; }
 .results td.msg { max-width: 40rem; overflow-wrap: anywhere; }
 #filters { position: sticky; top: 0; z-index: 2; display: flex; flex-wrap: wrap; gap: 1rem; align-items: center;
   margin: 1rem 0; padding: .6rem .75rem; background: #fff; border: 1px solid #d0d7de; border-radius: 6px; }

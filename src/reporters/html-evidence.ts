@@ -1,6 +1,6 @@
-// The HTML report's view of one exchange of evidence: request, response and the curl line that reproduces it.
-import type { Evidence } from '../core/types.js';
-import { bodyText, truncate, visible } from './format.js';
+// The HTML report's view of a failure's details: every problem, and each exchange (request, response, curl line).
+import type { CheckResult, Evidence } from '../core/types.js';
+import { bodyText, messageHead, plural, truncate, visible } from './format.js';
 import { h, type Html } from './html-build.js';
 
 /** Longest body shown per exchange (characters): enough to see the problem; the JSON report keeps the evidence whole. */
@@ -17,7 +17,22 @@ function headersText(headers: Record<string, string>): string {
     .join('\n');
 }
 
-/** One exchange: request, response, transport error, notes and the curl line, all as text. */
+/** The one line that names an exchange while it is folded: `Exchange 2 of 3: DELETE https://… → 204`. */
+function exchangeSummary(evidence: Evidence, index: number, count: number): string {
+  const { request, response } = evidence;
+  const outcome = response
+    ? String(response.status)
+    : evidence.error
+      ? 'no response (transport error)'
+      : 'no response';
+  const label = count > 1 ? `Exchange ${index + 1} of ${count}` : 'Exchange';
+  return `${label}: ${request.method} ${request.url} → ${outcome}`;
+}
+
+/**
+ * One exchange, folded in a <details> (a report with many failures stays short; the native
+ * element opens without JavaScript): request, response, transport error, notes and the curl line.
+ */
 export function evidenceBlock(evidence: Evidence, index: number, count: number): Html {
   const { request, response } = evidence;
   const requestBody = bodyText(request.body);
@@ -40,9 +55,9 @@ export function evidenceBlock(evidence: Evidence, index: number, count: number):
       .join('\n');
   }
   return h(
-    'div',
+    'details',
     { class: 'exchange' },
-    count > 1 && h('p', { class: 'muted' }, `Exchange ${index + 1} of ${count}`),
+    h('summary', {}, shown(exchangeSummary(evidence, index, count))),
     h('h4', {}, 'Request'),
     h('pre', { class: 'request' }, shown(requestText)),
     h('h4', {}, 'Response'),
@@ -51,5 +66,37 @@ export function evidenceBlock(evidence: Evidence, index: number, count: number):
     (evidence.notes ?? []).map((n) => h('p', { class: 'note' }, `Note: ${shown(n)}`)),
     h('h4', {}, 'Reproduce'),
     h('pre', { class: 'curl' }, h('code', {}, shown(evidence.curl))),
+  );
+}
+
+/** Problems listed open in an article; the rest fold into a <details> (it opens without JavaScript). */
+const PROBLEMS_OPEN = 10;
+
+/** Every problem of a result that found several (the message numbers only the first few). */
+export function problemList(r: CheckResult): Html | false {
+  const problems = r.problems ?? [];
+  if (problems.length < 2) return false;
+  const item = (p: string) => h('li', {}, shown(p));
+  const rest = problems.slice(PROBLEMS_OPEN);
+  const dropped = r.problemsDropped ?? 0;
+  return h(
+    'div',
+    { class: 'problems' },
+    // The message head above already says "N problems:" when it could be cut there.
+    messageHead(r) === undefined && h('h4', {}, `Every problem (${problems.length + dropped})`),
+    h('ol', {}, problems.slice(0, PROBLEMS_OPEN).map(item)),
+    rest.length > 0 &&
+      h(
+        'details',
+        {},
+        h('summary', {}, `${plural(rest.length, 'more problem')}`),
+        h('ol', { start: PROBLEMS_OPEN + 1 }, rest.map(item)),
+      ),
+    dropped > 0 &&
+      h(
+        'p',
+        { class: 'muted' },
+        `… and ${dropped} more, not kept (a result keeps the first ${problems.length}).`,
+      ),
   );
 }

@@ -2,9 +2,9 @@
 import { createHash } from 'node:crypto';
 import { RULES } from '../core/rules.js';
 import type { CheckResult, RunResult, Severity } from '../core/types.js';
-import { firstLine, humanDuration, plural, truncate, visible } from './format.js';
+import { firstLine, humanDuration, messageHead, plural, truncate, visible } from './format.js';
 import { STYLE, SCRIPT } from './html-assets.js';
-import { evidenceBlock } from './html-evidence.js';
+import { evidenceBlock, problemList } from './html-evidence.js';
 import { fragment, h, trusted, type Html } from './html-build.js';
 import { API_WIDE, buildMatrix, outcomeCounts, outcomeOf, type Matrix, type Outcome } from './matrix.js';
 import type { Reporter, ReporterOptions } from './types.js';
@@ -22,7 +22,7 @@ const SYMBOL: Record<Outcome, string> = {
 /** The status filter's choices: outcomes, so warnings can be shown apart from failures. */
 const STATUSES: readonly Outcome[] = ['failed', 'warning', 'errored', 'waived', 'passed', 'skipped'];
 
-/** Each rule's statement, shown when the pointer rests on its row in the matrix. */
+/** Each rule's statement, shown beside its id in the matrix. */
 const STATEMENTS = new Map(RULES.map((r) => [r.id, r.statement]));
 
 /** Filter key of a result's resource: `r:<name>`, or `api` for API-wide results. */
@@ -147,7 +147,12 @@ function matrixBlock(results: CheckResult[], ids: Map<CheckResult, string>): Htm
     h(
       'tr',
       { 'data-rule': rule },
-      h('th', { scope: 'row', title: STATEMENTS.get(rule) }, h('code', {}, rule)),
+      h(
+        'th',
+        { scope: 'row' },
+        h('code', {}, rule),
+        STATEMENTS.has(rule) && h('span', { class: 'rule-title' }, STATEMENTS.get(rule)),
+      ),
       matrix.columns.map((c) => cellLink(matrix, rule, c.key, ids)),
     ),
   );
@@ -191,7 +196,9 @@ function problemArticle(r: CheckResult, id: string): Html {
         { class: 'waiver' },
         `${r.status === 'waived' ? 'Waived' : 'Waiver expired'}: ${shown(r.waiver.reason)} (until ${r.waiver.expires})`,
       ),
-    h('pre', { class: 'message' }, shown(r.message ?? r.title)),
+    // With every problem listed below, the message is shown up to where it starts numbering them.
+    h('pre', { class: 'message' }, shown(messageHead(r) ?? r.message ?? r.title)),
+    problemList(r),
     r.evidence.map((e, i) => evidenceBlock(e, i, r.evidence.length)),
   );
 }
@@ -296,6 +303,22 @@ function filterBar(results: CheckResult[]): Html {
   );
 }
 
+/** Warnings about the run itself (e.g. a secret too short for its echoes to be redacted reliably). */
+function notesBlock(run: RunResult): Html | false {
+  const notes = run.notes ?? [];
+  if (notes.length === 0) return false;
+  return h(
+    'section',
+    { id: 'notes', 'aria-labelledby': 'notes-h' },
+    h('h2', { id: 'notes-h' }, `Warnings about the run (${notes.length})`),
+    h(
+      'ul',
+      {},
+      notes.map((note) => h('li', {}, shown(note))),
+    ),
+  );
+}
+
 function notProbedBlock(run: RunResult): Html | false {
   const paths = run.notProbed ?? [];
   if (paths.length === 0) return false;
@@ -366,6 +389,7 @@ export function renderHtml(run: RunResult, options: { failOn?: Severity } = {}):
       {},
       headerBlock(run, verdict),
       summaryBlock(run, verdict),
+      notesBlock(run),
       filterBar(run.results),
       matrixBlock(run.results, ids),
       problemsBlock(run.results, ids),

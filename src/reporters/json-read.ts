@@ -88,6 +88,12 @@ function result(p: Problems, value: unknown, path: string): CheckResult | undefi
   if (!SEVERITIES.includes(severity)) p.add(`${path}.severity`, `must be one of ${SEVERITIES.join(', ')}`);
   const resource = str(p, value, 'resource', path, true);
   const message = str(p, value, 'message', path, true);
+  const problems = value.problems;
+  if (problems !== undefined && (!Array.isArray(problems) || !problems.every((x) => typeof x === 'string')))
+    p.add(`${path}.problems`, 'must be a list of strings');
+  const dropped = value.problemsDropped;
+  if (dropped !== undefined && !(Number.isInteger(dropped) && (dropped as number) >= 0))
+    p.add(`${path}.problemsDropped`, 'must be a whole number');
   const list = Array.isArray(value.evidence) ? value.evidence : [];
   const ev = list.map((e, i) => evidence(p, e, `${path}.evidence[${i}]`));
   if (p.list.length > before) return undefined;
@@ -100,6 +106,8 @@ function result(p: Problems, value: unknown, path: string): CheckResult | undefi
     status,
     severity,
     ...(message !== undefined ? { message } : {}),
+    ...(problems !== undefined ? { problems: problems as string[] } : {}),
+    ...(dropped ? { problemsDropped: dropped as number } : {}),
     evidence: ev.filter((e): e is Evidence => e !== undefined),
     durationMs: typeof value.durationMs === 'number' ? value.durationMs : 0,
   };
@@ -176,11 +184,8 @@ export function readJsonReport(text: string): { run?: RunResult; problems: strin
       cleanup: {
         created: typeof cleanup.created === 'number' ? cleanup.created : 0,
         deleted: typeof cleanup.deleted === 'number' ? cleanup.deleted : 0,
-        leftovers: (Array.isArray(cleanup.leftovers) ? cleanup.leftovers : []).filter(isObject).map((l) => ({
-          resource: String(l.resource ?? ''),
-          url: String(l.url ?? ''),
-          reason: String(l.reason ?? ''),
-        })),
+        leftovers: cleanupEntries(cleanup.leftovers),
+        ...(Array.isArray(cleanup.recovered) ? { recovered: cleanupEntries(cleanup.recovered) } : {}),
       },
       ...(doc.interrupted === true ? { interrupted: true } : {}),
       ...(shard ? { shard } : {}),
@@ -191,6 +196,16 @@ export function readJsonReport(text: string): { run?: RunResult; problems: strin
               .map((n) => ({ path: String(n.path ?? ''), reason: String(n.reason ?? '') })),
           }
         : {}),
+      ...(Array.isArray(doc.notes) ? { notes: doc.notes.map(String) } : {}),
     },
   };
+}
+
+/** The `{resource, url, reason}` entries of a cleanup list (leftovers, recovered), as text. */
+function cleanupEntries(list: unknown): Array<{ resource: string; url: string; reason: string }> {
+  return (Array.isArray(list) ? list : []).filter(isObject).map((l) => ({
+    resource: String(l.resource ?? ''),
+    url: String(l.url ?? ''),
+    reason: String(l.reason ?? ''),
+  }));
 }

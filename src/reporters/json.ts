@@ -29,7 +29,7 @@ function evidenceJson(evidence: Evidence): Record<string, unknown> {
   return out;
 }
 
-/** One result: `resource`, `message` and `waiver` only when the result has them. */
+/** One result: `resource`, `message`, `problems` and `waiver` only when the result has them. */
 function resultJson(result: CheckResult): Record<string, unknown> {
   const out: Record<string, unknown> = { checkId: result.checkId, rules: [...result.rules] };
   out.suite = result.suite;
@@ -38,6 +38,9 @@ function resultJson(result: CheckResult): Record<string, unknown> {
   out.status = result.status;
   out.severity = result.severity;
   if (result.message !== undefined) out.message = result.message;
+  // Every problem, one line each (the message numbers only the first few): tools read this list.
+  if (result.problems !== undefined) out.problems = [...result.problems];
+  if (result.problemsDropped) out.problemsDropped = result.problemsDropped;
   out.durationMs = result.durationMs;
   if (result.waiver) out.waiver = { reason: result.waiver.reason, expires: result.waiver.expires };
   out.evidence = result.evidence.map(evidenceJson);
@@ -78,11 +81,21 @@ export function jsonReport(result: RunResult): Record<string, unknown> {
         url: l.url,
         reason: l.reason,
       })),
+      ...(result.cleanup.recovered
+        ? {
+            recovered: result.cleanup.recovered.map((l) => ({
+              resource: l.resource,
+              url: l.url,
+              reason: l.reason,
+            })),
+          }
+        : {}),
     };
   }
   if (result.interrupted !== undefined) out.interrupted = result.interrupted;
   if (result.shard) out.shard = { index: result.shard.index, total: result.shard.total };
   if (result.notProbed) out.notProbed = result.notProbed.map((p) => ({ path: p.path, reason: p.reason }));
+  if (result.notes?.length) out.notes = [...result.notes];
   return out;
 }
 

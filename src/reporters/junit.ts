@@ -94,10 +94,13 @@ function waiverLine(result: CheckResult): string {
   return `${junitClassname(result)} ${junitTestName(result)}: waived: ${reason}${until}${was}`;
 }
 
-/** Run-wide notes (interruption, cleanup leftovers), written once into the first suite's <system-err>. */
+/** Run-wide notes (warnings, interruption, cleanup: items found and deleted, leftovers), written once into the first suite's <system-err>. */
 function runNotes(run: RunResult): string[] {
-  const notes: string[] = [];
+  const notes: string[] = (run.notes ?? []).map((note) => `Warning: ${note}`);
   if (run.interrupted) notes.push('The run was interrupted before it finished: results are incomplete.');
+  for (const l of run.cleanup?.recovered ?? []) {
+    notes.push(`Cleanup found and deleted: ${l.resource} ${l.url}: ${l.reason}`);
+  }
   for (const l of run.cleanup?.leftovers ?? []) {
     notes.push(`Cleanup leftover: ${l.resource} ${l.url}: ${l.reason}`);
   }

@@ -72,18 +72,43 @@ function totals(run: RunResult): string[] {
   const notes: string[] = [];
   if (run.shard) notes.push(`Shard ${run.shard.index} of ${run.shard.total}.`);
   if (run.interrupted) notes.push('⚠️ The run was interrupted: results are incomplete.');
-  const notProbed = run.notProbed ?? [];
-  if (notProbed.length > 0) {
-    notes.push(`${plural(notProbed.length, 'declared path')} not probed:`);
-    for (const n of notProbed) notes.push(`- ${mdText(n.path)}: ${mdText(firstLine(n.reason))}`);
-  }
-  const leftovers = run.cleanup?.leftovers ?? [];
-  if (leftovers.length > 0) {
-    notes.push(`⚠️ Cleanup: ${plural(leftovers.length, 'resource')} the audit created could not be deleted:`);
-    for (const l of leftovers)
-      notes.push(`- ${mdText(l.resource)} ${mdText(l.url)}: ${mdText(firstLine(l.reason))}`);
-  }
+  for (const note of run.notes ?? []) notes.push(`⚠️ ${mdText(note)}`);
   return notes.length > 0 ? [...lines, '', ...notes] : lines;
+}
+
+/**
+ * A counted list folded into <details> (GitHub renders it; the summary line shows the count), so
+ * long lists of paths never push the failures down the page.
+ */
+function folded(summary: string, items: string[]): string[] {
+  if (items.length === 0) return [];
+  return ['<details>', `<summary>${summary}</summary>`, '', ...items, '', '</details>'];
+}
+
+/** What the audit created and could not delete: after the failures, folded and counted. */
+function cleanupBlock(run: RunResult): string[] {
+  const line = (l: { resource: string; url: string; reason: string }): string =>
+    `- ${mdText(l.resource)} ${mdText(l.url)}: ${mdText(firstLine(l.reason))}`;
+  const recovered = run.cleanup?.recovered ?? [];
+  const leftovers = run.cleanup?.leftovers ?? [];
+  const found = folded(
+    `Cleanup: found and deleted ${plural(recovered.length, 'item')} a create stored without naming`,
+    recovered.map(line),
+  );
+  const left = folded(
+    `⚠️ Cleanup: ${plural(leftovers.length, 'resource')} the audit created could not be deleted`,
+    leftovers.map(line),
+  );
+  return found.length > 0 && left.length > 0 ? [...found, '', ...left] : [...found, ...left];
+}
+
+/** Declared paths (from an OpenAPI document) that were not probed: after the failures, folded and counted. */
+function notProbedBlock(run: RunResult): string[] {
+  const notProbed = run.notProbed ?? [];
+  return folded(
+    `${plural(notProbed.length, 'declared path')} not probed`,
+    notProbed.map((n) => `- ${mdText(n.path)}: ${mdText(firstLine(n.reason))}`),
+  );
 }
 
 function matrixTable(results: CheckResult[]): string[] {
@@ -182,6 +207,9 @@ export function renderMarkdown(run: RunResult, options: Pick<ReporterOptions, 'f
     matrixTable(run.results),
     failuresBlock(run.results),
     waivedBlock(run.results),
+    // Failures first: what the audit left behind or did not probe follows, folded.
+    cleanupBlock(run),
+    notProbedBlock(run),
   ].filter((b) => b.length > 0);
   return `${blocks.map((b) => b.join('\n')).join('\n\n')}\n`;
 }

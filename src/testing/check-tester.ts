@@ -20,7 +20,7 @@ export interface FixtureCase {
   run?: Partial<RunOptions>;
   /** Invalid cases: a rule id every failed result must name (default: the check's first rule). */
   rule?: string;
-  /** Invalid cases: text or pattern the failure message must contain. */
+  /** Invalid cases: text or pattern the failure message must contain; skipped cases: the skip reason. */
   message?: string | RegExp;
   /** Invalid cases: the failed result's severity. */
   severity?: Severity;
@@ -60,11 +60,15 @@ export async function auditFixture(
   }
 }
 
-/** Defines jest tests: every valid case passes (and runs), every invalid case fails naming the rule with evidence. */
+/**
+ * Defines jest tests: every valid case passes (and runs), every invalid case fails naming the rule
+ * with evidence, and every `skipped` case (nothing for the check to judge) is skipped with the
+ * reason, never passed.
+ */
 export class CheckTester {
   constructor(private readonly options: CheckTesterOptions = {}) {}
 
-  run(check: Check, cases: { valid: FixtureCase[]; invalid: FixtureCase[] }): void {
+  run(check: Check, cases: { valid: FixtureCase[]; invalid: FixtureCase[]; skipped?: FixtureCase[] }): void {
     const companions =
       this.options.with ??
       (check.kind === 'observer' ? fullCatalogue.filter((c) => c.kind === 'active' && !c.exclusive) : []);
@@ -82,6 +86,23 @@ export class CheckTester {
           const bad = results.filter((r) => r.status === 'failed' || r.status === 'errored');
           expect(bad.map((r) => `${r.resource}: ${r.status}: ${r.message}`)).toEqual([]);
           expect(results.some((r) => r.status === 'passed')).toBe(true);
+        });
+      }
+      for (const c of cases.skipped ?? []) {
+        it(`nothing to judge: ${c.name}`, async () => {
+          const { result } = await auditFixture(checks, c);
+          const results = mine(result, c);
+          expect(results.length).toBeGreaterThan(0);
+          const notSkipped = results.filter((r) => r.status !== 'skipped');
+          expect(notSkipped.map((r) => `${r.resource}: ${r.status}: ${r.message ?? ''}`)).toEqual([]);
+          if (c.message !== undefined) {
+            for (const r of results) {
+              const reason = r.message ?? '';
+              const matches =
+                typeof c.message === 'string' ? reason.includes(c.message) : c.message.test(reason);
+              expect({ reason, matches }).toEqual({ reason, matches: true });
+            }
+          }
         });
       }
       for (const c of cases.invalid) {

@@ -1,5 +1,5 @@
 // AUTH-CHALLENGE: every 401 carries WWW-Authenticate naming the Bearer scheme (RFC 6750 §3).
-import { defineCheck } from '../../src/core/check.js';
+import { defineCheck, NOT_JUDGED } from '../../src/core/check.js';
 import { answered } from '../../src/core/verdicts.js';
 
 export default defineCheck({
@@ -12,11 +12,12 @@ export default defineCheck({
   description: {
     sends: 'Nothing of its own: it judges every 401 the audit receives (the auth checks cause plenty).',
     passes:
-      'Every 401 has a WWW-Authenticate header with a Bearer challenge, with or without parameters (realm, error, scope...), alone or beside other challenges.',
+      'Every 401 has a WWW-Authenticate header with a Bearer challenge, with or without parameters (realm, error, scope...), alone or beside other challenges. Skipped where no 401 was answered (e.g. no token configured, so the auth checks did not run).',
     why: 'The challenge tells a client which scheme to use and why its token failed (RFC 6750 §3); without it, clients must guess.',
   },
+  nothingToJudge: 'no 401 was answered, so there was no challenge to judge',
   inspect(x) {
-    if (x.status !== 401) return undefined;
+    if (x.status !== 401) return NOT_JUDGED;
     const header = x.headers['www-authenticate'];
     if (header === undefined || header.trim() === '')
       return { message: `${answered(x)} without a WWW-Authenticate header` };

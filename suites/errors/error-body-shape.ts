@@ -1,5 +1,11 @@
 // ERR-BODY (warning): every 4xx/5xx carries a JSON body, and error bodies share one shape across the API.
-import { defineCheck, type Exchange, type ExchangeGroup, type SummaryFinding } from '../../src/core/check.js';
+import {
+  defineCheck,
+  NOT_JUDGED,
+  type Exchange,
+  type ExchangeGroup,
+  type SummaryFinding,
+} from '../../src/core/check.js';
 import { isObject } from '../../src/core/shapes.js';
 import { answered } from '../../src/core/verdicts.js';
 
@@ -17,11 +23,12 @@ export default defineCheck({
     sends:
       'Nothing of its own: it judges every 4xx and 5xx answer the other checks provoke, on every resource and outside them (unknown collections and versions, missing credentials, malformed bodies...).',
     passes:
-      'Every error answer (HEAD excepted) has a non-empty JSON body (application/json or any +json type, so application/problem+json passes), and all error bodies share at least one top-level member of the same JSON type, e.g. every body has an "error" object, or every problem+json body has "type", "title" and "status". Members beyond that common core are treated as optional: "detail" present in some problem+json bodies and absent in others, or an "errors" list only on validation failures, pass. Error bodies with no member in common (a gateway\'s {"message"} beside the application\'s {"error": {...}}, or "error" a string in some and an object in others) fail.',
+      'Every error answer (HEAD excepted) has a non-empty JSON body (application/json or any +json type, so application/problem+json passes), and all error bodies share at least one top-level member of the same JSON type, e.g. every body has an "error" object, or every problem+json body has "type", "title" and "status". Members beyond that common core are treated as optional: "detail" present in some problem+json bodies and absent in others, or an "errors" list only on validation failures, pass. Error bodies with no member in common (a gateway\'s {"message"} beside the application\'s {"error": {...}}, or "error" a string in some and an object in others) fail. Skipped on a resource that got no error answer.',
     why: 'Clients parse error bodies with one piece of code; an empty body, an HTML page or a second, unrelated shape (typically from a gateway or framework default in front of the application) leaves them with nothing to show or log.',
   },
+  nothingToJudge: 'no 4xx or 5xx answer (with a body that could be read) was received',
   inspect(x) {
-    if (!isErrorAnswer(x)) return undefined;
+    if (!isErrorAnswer(x)) return NOT_JUDGED;
     if (x.text.trim() === '') return { message: `${answered(x)} with an empty body` };
     if (!isJsonType(x.mediaType) || !x.isJson) {
       const type = x.headers['content-type'] ? `a ${x.mediaType} body` : 'a body without Content-Type';

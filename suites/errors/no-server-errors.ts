@@ -1,5 +1,5 @@
 // ERR-SERVER: no request the audit sends makes the server fail (5xx, or no usable answer).
-import { defineCheck } from '../../src/core/check.js';
+import { defineCheck, NOT_JUDGED } from '../../src/core/check.js';
 import { answered } from '../../src/core/verdicts.js';
 
 /** Transport failures that mean the server broke (not our cap, not an interruption). */
@@ -27,14 +27,17 @@ export default defineCheck({
     sends:
       'Nothing of its own: it judges every answer to every request the other checks send, malformed ones included.',
     passes:
-      'No answer is 5xx, and no request is left without a complete answer (reset, stalled or cut short).',
+      'No answer is 5xx, and no request is left without a complete answer (reset, stalled or cut short). Skipped where no request got an answer to judge.',
     why: "A 5xx says the fault is the server's: whatever a client sends, the server must answer with a 4xx that says what is wrong, not crash.",
   },
+  nothingToJudge: 'no request got a complete answer or a failure of the server to judge',
   inspect(x) {
     if (x.status !== undefined && x.status >= 500 && x.status <= 599) return { message: answered(x) };
     if (x.status === undefined && x.error && SERVER_BROKE.has(x.error.code)) {
       return { message: `${x.method} ${x.url} got no complete answer: ${x.error.message}` };
     }
+    // No answer for a reason of the audit's own (its size cap, an interruption): not the server's doing.
+    if (x.status === undefined) return NOT_JUDGED;
     return undefined;
   },
 });

@@ -1,5 +1,5 @@
 // GEN-JSON: every response that carries a body carries JSON.
-import { defineCheck } from '../../src/core/check.js';
+import { defineCheck, NOT_JUDGED } from '../../src/core/check.js';
 import { answered } from '../../src/core/verdicts.js';
 
 export default defineCheck({
@@ -12,14 +12,15 @@ export default defineCheck({
   description: {
     sends: 'Nothing of its own: it judges every response the audit receives.',
     passes:
-      'Every non-empty body (except on 204, 304, HEAD and redirects) has a JSON media type (application/json, with or without charset, or any +json type) and parses as UTF-8 JSON.',
+      'Every non-empty body (except on 204, 304, HEAD and redirects) has a JSON media type (application/json, with or without charset, or any +json type) and parses as UTF-8 JSON. Skipped on a resource where no response carried a body.',
     why: 'Clients parse every body as JSON; an HTML error page or a mislabelled body turns a clear error into a parser crash.',
   },
+  nothingToJudge: 'no response carried a body to judge',
   inspect(x) {
-    if (x.status === undefined || x.text === '' || x.truncated) return undefined;
+    if (x.status === undefined || x.text === '' || x.truncated) return NOT_JUDGED;
     if (x.method === 'HEAD' || x.status === 204 || x.status === 304 || (x.status >= 100 && x.status < 200))
-      return undefined;
-    if (x.status >= 300 && x.status < 400) return undefined;
+      return NOT_JUDGED;
+    if (x.status >= 300 && x.status < 400) return NOT_JUDGED;
     const jsonType = x.mediaType === 'application/json' || x.mediaType.endsWith('+json');
     if (!jsonType) {
       return {

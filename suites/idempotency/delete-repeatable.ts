@@ -82,7 +82,9 @@ export default defineCheck({
       const [a, b] = [once[k], after[k++]];
       if (a.status !== b.status || !deepEqual(item(a), item(b))) {
         const what =
-          a.status !== b.status ? `${answered(b)} (was ${a.status})` : diffPaths(item(a), item(b)).join(', ');
+          a.status !== b.status
+            ? `${answered(b)} (was ${statusText(a)})`
+            : diffPaths(item(a), item(b)).join(', ');
         ctx.fail({
           message: `repeating ${requestLine(first)} affected another item, ${bystander.path}: ${what}`,
           evidence: [...repeats, a, b],

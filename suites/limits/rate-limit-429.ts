@@ -136,7 +136,7 @@ export default defineCheck({
   description: {
     sends: `Last and alone: one GET of the first listable collection (an unknown item when none is listable), then up to rateLimit.maxRequests more of the same GET, ${BURST_CONCURRENCY} in flight at a time, without retrying 429s. The burst stops at the first 429.`,
     passes:
-      'Every answer is the usual one or 429. With rateLimit.expected: true, a 429 must appear within the bound; without it, a burst that is never limited passes too.',
+      'Every answer is the usual one or 429, and a 429 appears within the bound. With rateLimit.expected: false a burst that is never limited is skipped (no limit met, nothing judged), not failed.',
     why: 'Clients and their libraries back off on 429 (and only on 429); a 503, 403 or a 200 with an error body when the limit is hit reads as an outage, a permission problem or a success, and nobody retries at the right time.',
   },
   async run(ctx) {
@@ -150,20 +150,25 @@ export default defineCheck({
       });
       return;
     }
-    if (!outcome.limited && ctx.config.rateLimit.expected) {
-      // The rate tells a limit the audit could not reach (a slow link, --max-rps) from a missing one.
-      const seconds = (outcome.durationMs / 1000).toFixed(1);
-      const perSecond = Math.round((outcome.sent * 1000) / Math.max(1, outcome.durationMs));
-      if (ctx.maxRps !== undefined) {
-        // The user capped the audit's rate: a limit above the cap cannot be reached, so no verdict.
-        return ctx.skip(
-          `no 429 within ${outcome.sent} requests at ${perSecond} per second, but --max-rps ${ctx.maxRps} caps the burst below what the service may allow`,
-        );
-      }
-      ctx.fail({
-        message: `sent ${outcome.sent} requests ${where} in ${seconds} s (${perSecond} per second, up to ${BURST_CONCURRENCY} at a time; rateLimit.maxRequests = ${ctx.config.rateLimit.maxRequests}) and none was answered 429, but rateLimit.expected is true`,
-        evidence: [outcome.last],
-      });
+    if (outcome.limited) return;
+    // The rate tells a limit the audit could not reach (a slow link, --max-rps) from a missing one.
+    const seconds = (outcome.durationMs / 1000).toFixed(1);
+    const perSecond = Math.round((outcome.sent * 1000) / Math.max(1, outcome.durationMs));
+    if (!ctx.config.rateLimit.expected) {
+      // No 429 and none required: the rule was never exercised, so it did not pass either.
+      return ctx.skip(
+        `no rate limit met within ${outcome.sent} requests (${perSecond} per second, up to ${BURST_CONCURRENCY} at a time), and rateLimit.expected is false: there was no 429 to judge (set rateLimit.expected: true to require one, or raise rateLimit.maxRequests)`,
+      );
     }
+    if (ctx.maxRps !== undefined) {
+      // The user capped the audit's rate: a limit above the cap cannot be reached, so no verdict.
+      return ctx.skip(
+        `no 429 within ${outcome.sent} requests at ${perSecond} per second, but --max-rps ${ctx.maxRps} caps the burst below what the service may allow`,
+      );
+    }
+    ctx.fail({
+      message: `sent ${outcome.sent} requests ${where} in ${seconds} s (${perSecond} per second, up to ${BURST_CONCURRENCY} at a time; rateLimit.maxRequests = ${ctx.config.rateLimit.maxRequests}) and none was answered 429, but rateLimit.expected is true`,
+      evidence: [outcome.last],
+    });
   },
 });

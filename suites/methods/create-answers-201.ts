@@ -1,6 +1,5 @@
 // MTH-CREATE: POST to a collection creates the resource, answers 201, and the item can be read back.
 import { defineCheck } from '../../src/core/check.js';
-import { createdFrom } from '../../src/engine/context.js';
 import { valuesNotShown } from './support/shown.js';
 import { describeDifferences } from '../../src/core/values.js';
 import { answered, is2xx } from '../../src/core/verdicts.js';
@@ -19,7 +18,7 @@ export default defineCheck({
   description: {
     sends: "POST of the resource's sample payload to the collection, then GET of the new item's URL.",
     passes:
-      'The POST answers 201 and names the new item (its id field or a Location header); the GET answers 200 with the values sent, compared by meaning: a number may read back as a decimal string of the same value ("3.00"), a date-time in another RFC 3339 spelling of the same instant, a date as midnight UTC of that day; a rounded number is a changed value.',
+      'The POST answers 201 and names a new item (its id field, or a Location header on the same origin); the GET answers 200 with the values sent, compared by meaning: a number may read back as a decimal string of the same value ("3.00"), a date-time in another RFC 3339 spelling of the same instant, a date as midnight UTC of that day; a rounded number is a changed value. An answer naming an item that existed before (an earlier answer showed its id) fails, and that item is never touched.',
     why: 'Clients branch on 201 to know something was created, and need its id or URL to use it.',
   },
   async run(ctx) {
@@ -31,14 +30,29 @@ export default defineCheck({
       ctx.fail({ message: `${answered(post)}, expected 201`, evidence: [post] });
       if (!is2xx(post)) return;
     }
-    const created = createdFrom(post, r);
-    if (!created) {
+    const adoption = ctx.creation(post);
+    if (adoption?.kind === 'refused' || adoption?.kind === 'ours') {
+      // Safety first: an item the audit did not create (or created before) is neither read back nor touched.
       ctx.fail({
-        message: `${answered(post)} but named no new item: no "${r.idField}" in the body and no Location header, so it cannot be read back`,
+        message:
+          adoption.kind === 'refused'
+            ? `${adoption.reason}; the audit neither changes nor deletes it`
+            : `${answered(post)} naming ${r.name} ${adoption.created.id}, an item the audit had created before: the service answered an existing item instead of creating one`,
         evidence: [post],
       });
       return;
     }
+    if (adoption?.kind !== 'new') {
+      const location = post.headers.location
+        ? `a Location header that names no ${r.name} item on the audit's origin (${post.headers.location})`
+        : 'no Location header';
+      ctx.fail({
+        message: `${answered(post)} but named no new item: no "${r.idField}" in the body and ${location}, so it cannot be read back`,
+        evidence: [post],
+      });
+      return;
+    }
+    const created = adoption.created;
     if (!r.operations.includes('read')) return;
     const read = await ctx.send({ method: 'GET', path: created.path });
     if (read.status !== 200) {

@@ -1,7 +1,7 @@
 // MTH-CREATE (warning): a 201 carries a Location header that leads to the new item.
 import { defineCheck } from '../../src/core/check.js';
 import { idOf, unwrapItemLoose, unwrapList } from '../../src/core/shapes.js';
-import { answered } from '../../src/core/verdicts.js';
+import { answered, statusText } from '../../src/core/verdicts.js';
 
 export default defineCheck({
   kind: 'active',
@@ -23,7 +23,8 @@ export default defineCheck({
     const r = ctx.resource!;
     const created = await ctx.create();
     const post = created.exchange;
-    if (post.status !== 201) ctx.skip(`the create answered ${post.status} (judged by create-answers-201)`);
+    if (post.status !== 201)
+      ctx.skip(`the create answered ${statusText(post)} (judged by create-answers-201)`);
     const location = post.headers.location;
     if (!location) {
       ctx.fail({ message: `${answered(post)} with no Location header`, evidence: [post] });

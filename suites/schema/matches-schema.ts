@@ -1,6 +1,6 @@
 // DOC-SCHEMA: every item (and every element of a list) the audit receives matches the declared schema.
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { defineCheck, type Exchange } from '../../src/core/check.js';
+import { defineCheck, NOT_JUDGED, type Exchange } from '../../src/core/check.js';
 import type { AuditConfig, ResourceConfig } from '../../src/core/types.js';
 import { compileItemSchema } from '../../src/config/item-schema.js';
 import { isObject, unwrapItemLoose, unwrapList } from '../../src/core/shapes.js';
@@ -90,23 +90,24 @@ export default defineCheck({
     sends:
       'Nothing of its own: it validates every 2xx body the audit receives that represents an item (GET, PUT, PATCH of an item; the answer to a POST on the collection) or a list (GET of the collection, each element), for resources with a `schema`.',
     passes:
-      'ajv finds no error. Items and lists are unwrapped from the usual envelopes ({"data": ...}, {"items": [...]}, paging fields) first. A create or change answer that carries only the id (or nothing) is not a representation and is not judged.',
+      'ajv finds no error. Items and lists are unwrapped from the usual envelopes ({"data": ...}, {"items": [...]}, paging fields) first. A create or change answer that carries only the id (or nothing) is not a representation and is not judged. Skipped on a resource with no schema, or where no 2xx answer carried an item or a non-empty list.',
     why: 'Clients generate code and write parsers from the declared schema; a field of the wrong type, a missing required field or an undeclared one breaks them at run time.',
   },
   skipReason(resource, config) {
     if (resource) return resource.schema ? undefined : `${resource.name} declares no schema`;
     return config.resources.some((r) => r.schema) ? undefined : 'no resource declares a schema';
   },
+  nothingToJudge: 'no 2xx answer carried an item or a list of this resource to validate',
   inspect(x, config) {
-    if (x.status === undefined || x.status < 200 || x.status > 299 || !x.isJson) return undefined;
+    if (x.status === undefined || x.status < 200 || x.status > 299 || !x.isJson) return NOT_JUDGED;
     const what = representationOf(x, config);
-    if (!what?.resource.schema) return undefined;
+    if (!what?.resource.schema) return NOT_JUDGED;
     const validate = validatorFor(what.resource.schema);
     const problems: string[] = [];
     let judged = 0;
     if (what.kind === 'list') {
       const list = unwrapList(x.json, what.resource.name);
-      if (!list) return undefined; // not a list at all: MTH-READ's business, not the schema's
+      if (!list) return NOT_JUDGED; // not a list at all: MTH-READ's business, not the schema's
       const prefix = pointerTo(x.json, list) ?? '';
       list.forEach((element, i) => {
         judged++;
@@ -118,14 +119,15 @@ export default defineCheck({
       const item = unwrapItemLoose(x.json, what.resource.idField) ?? x.json;
       // A create/change answer may be an acknowledgement carrying just the id: not a representation.
       const keys = isObject(item) ? Object.keys(item) : undefined;
-      if (x.method !== 'GET' && keys && keys.every((k) => k === what.resource.idField)) return undefined;
+      if (x.method !== 'GET' && keys && keys.every((k) => k === what.resource.idField)) return NOT_JUDGED;
       judged++;
       if (!validate(item)) {
         const prefix = pointerTo(x.json, item) ?? '';
         for (const e of validate.errors ?? []) problems.push(describeError(e, prefix));
       }
     }
-    if (judged === 0 || problems.length === 0) return undefined;
+    if (judged === 0) return NOT_JUDGED; // an empty list holds nothing to validate
+    if (problems.length === 0) return undefined;
     const shown = problems.slice(0, MAX_ERRORS);
     const more = problems.length > MAX_ERRORS ? `, and ${problems.length - MAX_ERRORS} more` : '';
     return {

@@ -62,6 +62,10 @@ describe('mergeRuns', () => {
       ]).notProbed,
     ).toEqual(notProbed);
     expect(merged.notProbed).toBeUndefined();
+    // Warnings about the run (a short secret...) are said once, whichever shards said them.
+    const notes = ['the secret from T is only 3 characters long'];
+    expect(mergeRuns([{ ...a, notes }, { ...b, notes }, b]).notes).toEqual(notes);
+    expect(merged.notes).toBeUndefined();
   });
 
   it('keeps a check × resource once, with its worst outcome', () => {

@@ -15,6 +15,9 @@ import { fixtureRun, results } from '../reporters/fixture.js';
 
 const exampleYaml = packagePath('config', 'example.yaml');
 
+/** Text as a literal inside a RegExp. */
+const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 /** `conformance run` against the example API with these breaks; returns the output and the report files. */
 async function runOn(breaks: Record<string, boolean>, args: string[]) {
   const server = await startExampleFixture({ breaks });
@@ -117,7 +120,21 @@ describe('output flags', () => {
     const r = await runOn({}, ['--only', 'create-location', '--reporter', 'json']);
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
-    expect(r.stdout).toBe(`Reports: ${join(r.out, 'conformance.json')}\n`);
+    // One summary line still goes to stdout, where people and CI logs look.
+    expect(r.stdout).toMatch(
+      new RegExp(
+        `^2 passed, 0 failed, 0 warnings, 0 skipped, 0 errored \\(\\d+ requests in [^)]+\\)\\nReports: ${escape(join(r.out, 'conformance.json'))}\\n$`,
+      ),
+    );
+    const quiet = await runOn({}, ['--only', 'create-location', '--reporter', 'json', '--quiet']);
+    expect([quiet.code, quiet.stdout, quiet.stderr]).toEqual([0, '', '']);
+    const failing = await runOn({ noLocation: true }, [
+      '--only',
+      'create-location',
+      '--reporter',
+      'json,html',
+    ]);
+    expect(failing.stdout.split('\n')[0]).toMatch(/^0 passed, 0 failed, 2 warnings, 0 skipped, 0 errored \(/);
     const withConsole = await runOn({}, ['--only', 'create-location', '--reporter', 'console']);
     expect(withConsole.stderr).toBe('ok   create-location widgets\nok   create-location orders\n');
   });

@@ -1,7 +1,14 @@
 // The broken variants of the alternative API, each breaking one rule, and what the audit must report.
 import { describe, expect, it } from '@jest/globals';
 import type { AltApiOptions, AltBreak } from '../../src/testing/alt-api/index.js';
-import { auditAlt, badResults, expectEvidence, expectSeedsUntouched, failedRules } from './helpers.js';
+import {
+  auditAlt,
+  badResults,
+  expectEvidence,
+  expectSeedsUntouched,
+  failedRules,
+  unreadableMessages,
+} from './helpers.js';
 
 export interface BrokenCase {
   break: AltBreak;
@@ -100,7 +107,10 @@ export const DATA: BrokenCase[] = [
   },
 ];
 
-/** Defines one test per case: a full audit names the broken rule, only rules the break breaks, and stays safe. */
+/**
+ * Defines one test per case: a full audit names the broken rule, only rules the break breaks, says
+ * it in prose (no undefined, NaN, [object Object]), and stays safe.
+ */
 export function testBrokenCases(title: string, cases: BrokenCase[]): void {
   describe(title, () => {
     for (const c of cases) {
@@ -124,6 +134,8 @@ export function testBrokenCases(title: string, cases: BrokenCase[]): void {
         });
         expect(result.results.filter((r) => r.status === 'errored')).toEqual([]);
         expectEvidence(result);
+        // Messages read as prose: no value went missing on its way into one.
+        expect(unreadableMessages(result)).toEqual([]);
         // Safe on a broken service too: the records it held are untouched, and whatever the audit
         // made is deleted or named in the report.
         expectSeedsUntouched(audit);

@@ -66,3 +66,19 @@ export function expectEvidence(result: RunResult): void {
     .map((r) => `${r.checkId} ${r.resource ?? '-'}`);
   expect(unproven).toEqual([]);
 }
+
+/**
+ * Messages (and problems) in which a value went missing on its way into the text: `undefined`,
+ * `NaN`, `[object Object]`, or a bare `null` that is not a JSON value being quoted ("JSON null",
+ * `"x": null`). Each as `checkId resource: message`.
+ */
+export function unreadableMessages(result: RunResult): string[] {
+  const leaks = /\bundefined\b|\bNaN\b|\[object Object\]|\bnull\b/;
+  // `null` is fine where it is JSON: the probe "JSON null", or a value inside quoted JSON.
+  const quotedNull = /JSON null|[:[,]\s*null\b/g;
+  return result.results.flatMap((r) =>
+    [r.message ?? '', ...(r.problems ?? [])]
+      .filter((text) => leaks.test(text.replace(quotedNull, '')))
+      .map((text) => `${r.checkId} ${r.resource ?? '-'}: ${text}`),
+  );
+}

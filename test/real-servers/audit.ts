@@ -36,11 +36,16 @@ export function expectedFailures(lines: string[]): string[] {
 
 /** Rules with at least one passed result for the resource (what the server does right, and was checked). */
 export function passedRules(result: RunResult): Set<string> {
-  const passed = new Set<string>();
+  return rulesWith(result, 'passed');
+}
+
+/** `RULE resource` of every result with this status. */
+export function rulesWith(result: RunResult, status: RunResult['results'][number]['status']): Set<string> {
+  const out = new Set<string>();
   for (const r of result.results) {
-    if (r.status === 'passed') for (const rule of r.rules) passed.add(`${rule} ${r.resource ?? '-'}`);
+    if (r.status === status) for (const rule of r.rules) out.add(`${rule} ${r.resource ?? '-'}`);
   }
-  return passed;
+  return out;
 }
 
 /** A short listing of every failed result, for a readable failure message. */

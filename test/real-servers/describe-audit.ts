@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { RunResult } from '../../src/core/types.js';
 import { readState, startRealServer, type RealServer, type RealServerKind } from './servers.js';
-import { auditRealServer } from './audit.js';
+import { auditRealServer, rulesWith } from './audit.js';
 import {
   expectCleanAfterAudit,
   expectDeviations,
@@ -20,6 +20,8 @@ export interface RealServerAudit {
   deviations: string[];
   /** `rule resource` lines that must pass. */
   right: string[];
+  /** `rule resource` lines the audit had nothing to judge on: skipped, never passed. */
+  unjudged?: string[];
   /** Path prefix the records are read under ('/v1'). */
   prefix?: string;
   /** Prepares the server (users, tokens) and returns the audit's environment and the reading token. */
@@ -56,6 +58,13 @@ export function describeRealServerAudit(spec: RealServerAudit): void {
 
     it(`passes what ${spec.label} does right`, () => {
       expectPasses(result, spec.right);
+    });
+
+    it(`skips, and does not pass, what ${spec.label} gave nothing to judge`, () => {
+      const skipped = rulesWith(result, 'skipped');
+      const passed = rulesWith(result, 'passed');
+      const wrong = (spec.unjudged ?? []).filter((line) => !skipped.has(line) || passed.has(line));
+      expect(wrong).toEqual([]);
     });
 
     it('proves every failure with evidence and a curl line, and never shows a secret', () => {

@@ -35,6 +35,7 @@ const TIMEOUT = 60_000;
 interface BrowserGlobals {
   getComputedStyle(el: unknown): { backgroundColor: string };
   __pwned?: number;
+  document: { documentElement: { scrollHeight: number } };
 }
 
 describe(`report.html in Chromium${note}`, () => {
@@ -108,6 +109,14 @@ describe(`report.html in Chromium${note}`, () => {
 
         // A failure: message, the request and the response, and the curl line, as text.
         const failure = page.locator('#failures article', { hasText: 'auth-missing-token' });
+        // Exchanges are folded, each named by its request line and status; a click opens one.
+        const folded = failure.locator('details.exchange > summary');
+        await expect(folded.allInnerTexts()).resolves.toEqual([
+          'Exchange 1 of 2: DELETE https://api.example.com/v1/widgets/17?a=1&b=2 → 204',
+          'Exchange 2 of 2: POST https://api.example.com/v1/widgets → 201',
+        ]);
+        await expect(failure.locator('pre.curl').first().isVisible()).resolves.toBe(false);
+        await folded.first().click();
         const text = await failure.innerText();
         expect(text).toContain('DELETE /v1/widgets/17?a=1&b=2 answered "204" <expected 401> \\x1b[2J');
         expect(text).toContain(
@@ -215,8 +224,18 @@ describe(`report.html in Chromium${note}`, () => {
         await expect(page.locator('#failures article:visible').count()).resolves.toBe(5);
         await expect(page.locator('#waived article:visible').count()).resolves.toBe(1);
         await expect(page.locator('#matrix tbody tr:visible').count()).resolves.toBe(11);
+        // Exchanges are folded, and open without JavaScript (the native <details> element).
+        const height = () =>
+          page.evaluate(
+            () => (globalThis as unknown as BrowserGlobals).document.documentElement.scrollHeight,
+          );
+        const foldedHeight = await height();
+        await expect(page.locator('pre.curl:visible').count()).resolves.toBe(0);
+        const summaries = page.locator('details.exchange > summary');
+        for (let i = 0; i < (await summaries.count()); i++) await summaries.nth(i).click();
         const curls = await page.locator('pre.curl:visible').count();
         expect(curls).toBeGreaterThanOrEqual(5);
+        expect(await height()).toBeGreaterThan(foldedHeight);
         await expect(page.locator('#cleanup').innerText()).resolves.toContain(PAYLOADS[7]);
         expect(seen.requests).toEqual([url]);
       } finally {

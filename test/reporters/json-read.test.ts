@@ -12,6 +12,27 @@ describe('readJsonReport', () => {
     for (const run of [
       fixtureRun(),
       fixtureRun({ interrupted: true, shard: { index: 2, total: 3 }, notProbed }),
+      fixtureRun({
+        notes: ['the secret from T is only 3 characters long'],
+        cleanup: {
+          created: 5,
+          deleted: 4,
+          leftovers: [
+            {
+              resource: 'widgets',
+              url: 'https://api.example.com/v1/widgets/99',
+              reason: 'DELETE answered 500',
+            },
+          ],
+          recovered: [
+            {
+              resource: 'widgets',
+              url: 'https://api.example.com/v1/widgets/7',
+              reason: 'found after a lost answer',
+            },
+          ],
+        },
+      }),
     ]) {
       const { run: back, problems } = readJsonReport(render(run));
       expect(problems).toEqual([]);

@@ -23,11 +23,6 @@ describe('markdown reporter', () => {
       '|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
       '| 2 | 2 | 1 | 3 | 1 | 1 | 10 | 812 | 1.8 s |',
     ]);
-    expect(md).toContain('⚠️ Cleanup: 1 resource the audit created could not be deleted:');
-    const notProbed = fixtureRun({ notProbed: [{ path: '/widgets/{id}/parts', reason: 'nested' }] });
-    expect(markdownReporter.render(notProbed, { color: false })).toContain(
-      '1 declared path not probed:\n- /widgets/\\{id\\}/parts: nested',
-    );
     const clean = fixtureRun({
       results: results.filter((r) => r.status === 'passed'),
       summary: { total: 2, passed: 2, failed: 0, skipped: 0, errored: 0, waived: 0, requests: 3 },
@@ -35,6 +30,25 @@ describe('markdown reporter', () => {
     expect(markdownReporter.render(clean, { color: false }).split('\n')[0]).toBe(
       '## ✅ Conformance: no check failed on https://api.example.com/v1',
     );
+  });
+
+  it('shows the failures before the cleanup and not-probed lists, which are folded and counted', () => {
+    const run = fixtureRun({ notProbed: [{ path: '/widgets/{id}/parts', reason: 'nested' }] });
+    const text = markdownReporter.render(run, { color: false });
+    const cleanup = text.indexOf(
+      '<details>\n<summary>⚠️ Cleanup: 1 resource the audit created could not be deleted</summary>\n\n- ',
+    );
+    const notProbed = text.indexOf(
+      '<details>\n<summary>1 declared path not probed</summary>\n\n- /widgets/\\{id\\}/parts: nested\n\n</details>',
+    );
+    const failures = text.indexOf('### 2 failures');
+    expect(failures).toBeGreaterThan(0);
+    expect(cleanup).toBeGreaterThan(failures);
+    expect(notProbed).toBeGreaterThan(cleanup);
+    // Nothing of the cleanup list stands between the totals and the failures.
+    expect(text.slice(0, failures)).not.toContain('Cleanup');
+    const tidy = fixtureRun({ cleanup: { created: 3, deleted: 3, leftovers: [] } });
+    expect(markdownReporter.render(tidy, { color: false })).not.toContain('<details>');
   });
 
   it('headlines warnings by the --fail-on threshold, as the exit code judges them', () => {

@@ -12,11 +12,6 @@ tester.run(rateLimit429, {
     ...withLowLimit(VALID_VARIANTS),
     ...VALID_429S,
     {
-      name: 'no rate limit at all, and none expected',
-      api: { rateLimit: false },
-      config: (config) => withRateLimit(config, { maxRequests: 100, expected: false }),
-    },
-    {
       name: 'an API whose only readable resource has no list (the burst GETs an unknown item: 404)',
       api: { rateLimit: { limit: 30, windowMs: 1000 } },
       config: (config) => ({
@@ -26,6 +21,16 @@ tester.run(rateLimit429, {
           operations: r.operations.filter((op) => op !== 'list'),
         })),
       }),
+    },
+  ],
+  skipped: [
+    {
+      // Not exercised is not passed: no 429 came, and none was required, so nothing was judged.
+      name: 'no rate limit at all, and none expected',
+      api: { rateLimit: false },
+      config: (config) => withRateLimit(config, { maxRequests: 100, expected: false }),
+      message:
+        /^no rate limit met within 100 requests \(\d+ per second, up to 50 at a time\), and rateLimit.expected is false: there was no 429 to judge/,
     },
   ],
   invalid: [

@@ -1,4 +1,5 @@
 // CheckTester cases for the methods suite: MTH-READ, MTH-CREATE, MTH-CHANGE, MTH-DELETE.
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CheckTester } from '../../src/testing/check-tester.js';
 import readCollectionAndItem from '../../suites/methods/read-collection-and-item.js';
 import createAnswers201 from '../../suites/methods/create-answers-201.js';
@@ -83,6 +84,27 @@ tester.run(createAnswers201, {
       name: 'the created item cannot be read back',
       api: { breaks: { createNotReadable: true } },
       message: 'cannot be read back',
+    },
+    {
+      name: 'POST answers 201 with the sample and the id of a widget that existed before',
+      api: { middleware: createAnswer(201, { id: 1, name: 'bolt', price: 3 }) },
+      message:
+        /answered 201 naming widgets 1 in its body, an item that existed before this create \(an earlier answer showed it\): the service answered an existing item; the audit neither changes nor deletes it/,
+    },
+    {
+      name: 'POST answers 201 with a Location naming a widget that existed before',
+      api: { middleware: createAnswer(201, undefined, (origin) => `${origin}/v1/widgets/1`) },
+      message: /naming widgets 1 in its Location, an item that existed before this create/,
+    },
+    {
+      name: 'POST answers 201 with an id that path normalisation turns into another item',
+      api: { middleware: createAnswer(201, { id: 'x/../1', name: 'bolt', price: 3 }) },
+      message: /naming id "x\/\.\.\/1", which no URL can address as one item/,
+    },
+    {
+      name: 'POST answers 201 with only a Location on another origin',
+      api: { middleware: createAnswer(201, undefined, () => 'http://127.0.0.1:9/v1/widgets/1') },
+      message: /no "id" in the body and a Location header that names no widgets item on the audit's origin/,
     },
     {
       name: 'optional fields silently dropped',
@@ -229,3 +251,21 @@ tester.run(deleteRemoves, {
     },
   ],
 });
+
+/**
+ * Example API middleware: every POST of a widget is answered with this status, body and Location
+ * (given the server's origin) instead of being stored.
+ */
+function createAnswer(
+  status: number,
+  body: unknown,
+  location?: (origin: string) => string,
+): (req: IncomingMessage, res: ServerResponse) => boolean {
+  return (req, res) => {
+    if (req.method !== 'POST' || !/^\/v1\/widgets\/?$/.test(req.url ?? '')) return false;
+    const headers: Record<string, string> = body === undefined ? {} : { 'content-type': 'application/json' };
+    if (location) headers.location = location(`http://${req.headers.host}`);
+    res.writeHead(status, headers).end(body === undefined ? undefined : JSON.stringify(body));
+    return true;
+  };
+}

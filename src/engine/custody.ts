@@ -1,0 +1,297 @@
+// Custody of test data: which items the audit created (and so may change or delete), and which it never adopts.
+import type { Adoption, Created, Exchange, SendOptions } from '../core/check.js';
+import type { AuditConfig, ResourceConfig } from '../core/types.js';
+import { idOf, listIds, unwrapItem } from '../core/shapes.js';
+import { answered, is2xx, requestLine } from '../core/verdicts.js';
+import type { HttpClient } from '../http/client.js';
+import type { Ledger } from './ledger.js';
+import { SeenIds } from './seen-ids.js';
+import { compareWritten, shownFor } from '../core/written.js';
+import { readCollection } from './collection-read.js';
+
+/** A create the service may have acted on without naming a new item (lost answer, refused, no id). */
+export interface Unaccounted {
+  kind: 'lost' | 'refused' | 'no-id';
+  /** SeenIds point taken just before the POST was sent. */
+  point: number;
+  /** The body sent. */
+  body: unknown;
+  url: string;
+  /** What happened, for the cleanup report. */
+  reason: string;
+}
+
+/** Unaccounted creates kept per resource (more are counted, not kept). */
+const MAX_UNACCOUNTED = 50;
+
+/** Whether an id can be sent as one path segment: "." and ".." (also between "/" or "\") cannot. */
+export function addressable(id: string): boolean {
+  return id !== '' && !id.split(/[/\\]/).some((segment) => segment === '.' || segment === '..');
+}
+
+/** The path of an item: its id percent-encoded as one segment; undefined for an id no URL can address. */
+export function itemPathOf(r: ResourceConfig, id: string): string | undefined {
+  return addressable(id) ? `${r.path}/${encodeURIComponent(id)}` : undefined;
+}
+
+/**
+ * Fed every exchange (`observe`) and every request a check sends (`settle`), it keeps the seen-ids
+ * registry, decides whether a create's answer may be adopted, remembers what the audit wrote to its
+ * items, and keeps the creates whose effect is unknown for cleanup to look for.
+ */
+export class Custody {
+  readonly seen = new SeenIds();
+  private readonly basePath: string;
+  private readonly adoptions = new WeakMap<Exchange, Adoption>();
+  private readonly unaccounted = new Map<string, Unaccounted[]>();
+  private readonly overflow = new Map<string, number>();
+  private readonly primed = new Map<string, Promise<void>>();
+
+  constructor(
+    private readonly config: AuditConfig,
+    private readonly ledger: Ledger,
+  ) {
+    this.basePath = new URL(config.baseUrl).pathname.replace(/\/+$/, '');
+  }
+
+  /** The resource a URL names: its collection, or one of its items (with the id, decoded). */
+  targetOf(url: string): { r: ResourceConfig; id?: string } | undefined {
+    let path: string;
+    try {
+      path = new URL(url).pathname;
+    } catch {
+      return undefined;
+    }
+    if (!path.startsWith(`${this.basePath}/`)) return undefined;
+    const relative = path.slice(this.basePath.length).replace(/\/$/, '');
+    const bare = (r: ResourceConfig): string => r.path.replace(/\/+$/, '');
+    const collection = this.config.resources.find((r) => bare(r) === relative);
+    if (collection) return { r: collection };
+    const cut = relative.lastIndexOf('/');
+    const r = this.config.resources.find((res) => bare(res) === relative.slice(0, cut));
+    if (!r) return undefined;
+    try {
+      return { r, id: decodeURIComponent(relative.slice(cut + 1)) };
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Every exchange: the ids a successful read shows join the registry (the audit's own items aside). */
+  observe(x: Exchange): void {
+    if (x.method !== 'GET' || !is2xx(x)) return;
+    const target = this.targetOf(x.url);
+    if (!target) return;
+    const { r, id } = target;
+    const ids =
+      id === undefined
+        ? (listIds(x.json, r.idField, r.name) ?? [])
+        : [id, idOf(unwrapItem(x.json, r.idField), r.idField)];
+    for (const shown of ids) if (shown !== undefined && !this.ours(r, shown)) this.seen.record(r.name, shown);
+  }
+
+  /**
+   * Before the first create on a resource: reads its collection (when `list` is declared, following
+   * pages within a bound) so that every item it holds is known before anything is created.
+   */
+  prime(r: ResourceConfig, client: HttpClient): Promise<void> {
+    if (!r.operations.includes('list')) return Promise.resolve();
+    let done = this.primed.get(r.name);
+    if (!done) {
+      done = readCollection(client, r).then((read) => {
+        if (read.whole) this.seen.markWhole(r.name);
+      });
+      this.primed.set(r.name, done);
+    }
+    return done;
+  }
+
+  /**
+   * Every request a check sent, once answered (`point`: taken just before it was sent). A create's
+   * answer is judged here, before the check sees it; `client` reads the named item when the
+   * registry cannot vouch for it.
+   */
+  async settle(x: Exchange, options: SendOptions, point: number, client: HttpClient): Promise<void> {
+    const target = this.targetOf(x.url);
+    if (!target) return;
+    const { r, id } = target;
+    if (id === undefined) {
+      if (x.method === 'POST') await this.adopt(x, r, bodyOf(options), point, client);
+      return;
+    }
+    const path = itemPathOf(r, id);
+    if (!path || !is2xx(x)) return;
+    if (x.method === 'DELETE') this.ledger.markDeleted(path);
+    else if (x.method === 'PUT' || x.method === 'PATCH') {
+      const body = bodyOf(options);
+      if (body === undefined) return;
+      this.ledger.noteWrite(path, body);
+      this.noteAnswer(path, body, x, r);
+    }
+  }
+
+  /** What the answer to an accepted write shows for the fields sent also counts as written. */
+  private noteAnswer(path: string, body: unknown, x: Exchange, r: ResourceConfig): void {
+    const shown = shownFor(body, x.json, r.idField);
+    if (shown) this.ledger.noteWrite(path, shown);
+  }
+
+  /** What the audit made of a create's answer (undefined for anything but a POST to a collection). */
+  adoption(x: Exchange): Adoption | undefined {
+    return this.adoptions.get(x);
+  }
+
+  /** Creates whose effect is unknown, per resource, and how many more were not kept. */
+  unaccountedCreates(): Array<{ resource: string; creates: Unaccounted[]; more: number }> {
+    return [...this.unaccounted].map(([resource, creates]) => ({
+      resource,
+      creates,
+      more: this.overflow.get(resource) ?? 0,
+    }));
+  }
+
+  private async adopt(
+    x: Exchange,
+    r: ResourceConfig,
+    body: unknown,
+    point: number,
+    client: HttpClient,
+  ): Promise<void> {
+    if (x.status === undefined) {
+      // Sent, and no complete answer: the service may have stored it all the same.
+      if (!/^not sent/.test(x.error?.message ?? ''))
+        this.remember(r, { kind: 'lost', point, body, url: x.url, reason: `${answered(x)}` });
+      return;
+    }
+    if (!is2xx(x)) return;
+    const named = namedIds(x, r, this.basePath);
+    const id = named.body ?? named.location;
+    const refuse = (why: string): void => {
+      const reason = `${answered(x)} naming ${why}`;
+      this.adoptions.set(x, { kind: 'refused', reason });
+      this.remember(r, { kind: 'refused', point, body, url: x.url, reason });
+    };
+    if (id === undefined) {
+      const reason = `${answered(x)} but named no id${named.note ? ` (${named.note})` : ''}: the audit cannot delete it`;
+      this.adoptions.set(x, { kind: 'no-id', reason });
+      this.remember(r, { kind: 'no-id', point, body, url: x.url, reason });
+      return;
+    }
+    if (!addressable(id)) {
+      return refuse(
+        `${r.idField} ${JSON.stringify(id)}, which no URL can address as one item (a "." or ".." path segment names another URL)`,
+      );
+    }
+    for (const [name, where] of [
+      [named.body, 'in its body'],
+      [named.location, 'in its Location'],
+    ] as const) {
+      if (name !== undefined && !this.ours(r, name) && this.seen.seenBefore(r.name, name, point)) {
+        return refuse(
+          `${r.name} ${name} ${where}, an item that existed before this create (an earlier answer showed it): the service answered an existing item`,
+        );
+      }
+    }
+    const created: Created = {
+      id,
+      path: itemPathOf(r, id)!,
+      item: unwrapItem(x.json, r.idField),
+      exchange: x,
+    };
+    if (this.ours(r, id)) {
+      this.adoptions.set(x, { kind: 'ours', created });
+      return;
+    }
+    if (!this.seen.whole(r.name)) {
+      // The registry cannot vouch (no list operation, a collection longer than the audit reads,
+      // more ids than it keeps): the item itself must show what was sent.
+      const doubt = await this.doubt(client, r, created, body);
+      if (doubt) return refuse(doubt);
+    }
+    this.ledger.add(r.name, created.path, body);
+    this.noteAnswer(created.path, body, x, r);
+    this.seen.forget(r.name, id);
+    this.adoptions.set(x, { kind: 'new', created });
+  }
+
+  /**
+   * Why the named item is not the one just created, from one GET (read declared): it shows none of
+   * the values sent and contradicts at least one. Undefined when it may be (or cannot be read).
+   */
+  private async doubt(
+    client: HttpClient,
+    r: ResourceConfig,
+    created: Created,
+    body: unknown,
+  ): Promise<string | undefined> {
+    if (body === undefined || !r.operations.includes('read')) return undefined;
+    const read = await client.send({ method: 'GET', path: created.path, auth: 'full' }, r.name);
+    if (!is2xx(read) || !read.isJson) return undefined;
+    const { contradictions, agreed } = compareWritten([body], read.json, r.idField, this.config.ignoreFields);
+    if (contradictions.length === 0 || agreed > 0) return undefined;
+    return `${r.name} ${created.id}, an item that holds none of the values sent (GET ${created.path}: ${contradictions.join('; ')}): the service answered an existing item`;
+  }
+
+  /** True when the ledger holds this item as created by the audit and not yet deleted. */
+  private ours(r: ResourceConfig, id: string): boolean {
+    const path = itemPathOf(r, id);
+    const entry = path === undefined ? undefined : this.ledger.get(path);
+    return entry !== undefined && !entry.deleted;
+  }
+
+  private remember(r: ResourceConfig, create: Unaccounted): void {
+    const list = this.unaccounted.get(r.name) ?? [];
+    this.unaccounted.set(r.name, list);
+    if (list.length < MAX_UNACCOUNTED) list.push(create);
+    else this.overflow.set(r.name, (this.overflow.get(r.name) ?? 0) + 1);
+  }
+}
+
+/**
+ * The ids a create's answer names: its id field, and its Location when that is on the audit's
+ * origin and is the collection's URL plus one segment. A Location on another origin names nothing.
+ */
+function namedIds(
+  x: Exchange,
+  r: ResourceConfig,
+  basePath: string,
+): { body?: string; location?: string; note?: string } {
+  const body = idOf(unwrapItem(x.json, r.idField), r.idField);
+  const header = x.headers.location;
+  if (!header) return { body };
+  let target: URL;
+  try {
+    target = new URL(header, x.url);
+  } catch {
+    return { body, note: `its Location ${JSON.stringify(header)} is not a URL` };
+  }
+  if (target.origin !== new URL(x.url).origin) {
+    return { body, note: `its Location is on another origin (${target.origin}), which names nothing here` };
+  }
+  const collection = `${basePath}${r.path.replace(/\/+$/, '')}/`;
+  const rest = target.pathname.replace(/\/$/, '');
+  if (!rest.startsWith(collection) || rest.slice(collection.length).includes('/')) {
+    return { body, note: `its Location ${target.pathname} is not an item URL of ${r.name}` };
+  }
+  try {
+    return { body, location: decodeURIComponent(rest.slice(collection.length)) };
+  } catch {
+    return { body, note: `its Location ${target.pathname} does not decode` };
+  }
+}
+
+/** The JSON a request carried: `json`, else the raw body when it parses. */
+function bodyOf(options: SendOptions): unknown {
+  if (options.json !== undefined) return options.json;
+  if (options.body === undefined) return undefined;
+  try {
+    return JSON.parse(options.body.toString()) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** "POST /v1/widgets" of an unaccounted create, for messages. */
+export function createLine(create: Unaccounted): string {
+  return requestLine({ method: 'POST', url: create.url });
+}

@@ -1,0 +1,121 @@
+// Every problem reachable: a result keeps each distinct problem (bounded, counting what it drops), evidence for the first ones.
+import { describe, expect, it } from '@jest/globals';
+import { defineCheck, NOT_JUDGED, type Exchange } from '../../src/core/check.js';
+import { joinMessages, PROBLEM_CAP, problemList } from '../../src/engine/results.js';
+import { jsonReporter } from '../../src/reporters/json.js';
+import { readJsonReport } from '../../src/reporters/json-read.js';
+import { auditFixture } from '../../src/testing/check-tester.js';
+import readCollectionAndItem from '../../suites/methods/read-collection-and-item.js';
+
+/** An active check that reports `count` distinct problems (and each one's exchange) on every resource. */
+function failing(count: number, repeatEvidence = false) {
+  return defineCheck({
+    kind: 'active',
+    id: `fails-${count}`,
+    rules: ['MTH-READ'],
+    suite: 'test',
+    title: 'a check with many findings',
+    severity: 'error',
+    scope: 'resource',
+    mutates: false,
+    description: { sends: '-', passes: '-', why: '-' },
+    async run(ctx) {
+      const x = await ctx.send({ method: 'GET', path: ctx.collectionPath() });
+      for (let i = 1; i <= count; i++) {
+        // The token must never reach a report, whatever a check writes into its messages.
+        const evidence: Exchange[] = repeatEvidence
+          ? [x]
+          : [await ctx.send({ method: 'GET', path: `/nothing-${i}` })];
+        ctx.fail({ message: `problem number ${i} (token ${ctx.config.auth.token})`, evidence });
+      }
+    },
+  });
+}
+
+describe('problems of a failed result', () => {
+  it('keeps every distinct problem, one line each, and numbers the first five in the message', async () => {
+    const { result } = await auditFixture([failing(37)]);
+    const r = result.results.find((x) => x.resource === 'widgets')!;
+    expect(r.problems).toHaveLength(37);
+    expect(r.problems![36]).toBe('problem number 37 (token [redacted])');
+    expect(r.problemsDropped).toBeUndefined();
+    expect(r.message).toMatch(
+      /^37 problems: \(1\) problem number 1 .*; \(5\) problem number 5 [^;]*; … and 32 more$/,
+    );
+    // Evidence proves the first problems (ten of them), not all 37.
+    expect(r.evidence.map((e) => new URL(e.request.url).pathname)).toEqual(
+      Array.from({ length: 10 }, (_, i) => `/v1/nothing-${i + 1}`),
+    );
+    // The JSON report holds them all, and `merge` reads them back.
+    const text = jsonReporter.render(result, { color: false });
+    expect(text).not.toContain('demo-full-token');
+    const json = JSON.parse(text);
+    const fromJson = json.results.find((x: { resource?: string }) => x.resource === 'widgets');
+    expect(typeof fromJson.message).toBe('string');
+    expect(fromJson.problems).toEqual(r.problems);
+    const back = readJsonReport(text);
+    expect(back.problems).toEqual([]);
+    expect(back.run!.results.find((x) => x.resource === 'widgets')!.problems).toEqual(r.problems);
+  });
+
+  it('cites an exchange once, however many findings it proves', async () => {
+    const { result } = await auditFixture([failing(3, true)]);
+    const r = result.results.find((x) => x.resource === 'widgets')!;
+    expect(r.problems).toHaveLength(3);
+    expect(r.evidence).toHaveLength(1);
+  });
+
+  it('stops keeping at the cap and says how many it dropped', async () => {
+    const { result } = await auditFixture([failing(PROBLEM_CAP + 25, true)], {
+      config: (config) => ({ ...config, resources: config.resources.slice(0, 1) }),
+    });
+    const r = result.results[0];
+    expect(r.problems).toHaveLength(PROBLEM_CAP);
+    expect(r.problemsDropped).toBe(25);
+    expect(r.message).toMatch(
+      new RegExp(`^${PROBLEM_CAP + 25} problems: .* … and ${PROBLEM_CAP + 20} more$`),
+    );
+    const json = JSON.parse(jsonReporter.render(result, { color: false }));
+    expect(json.results[0].problemsDropped).toBe(25);
+    expect(readJsonReport(JSON.stringify(json)).run!.results[0].problemsDropped).toBe(25);
+  });
+
+  it('an observer keeps every distinct finding too, with evidence of the first five', async () => {
+    // Every answer to a GET breaks this observer's rule, each with its own URL.
+    const everyGet = defineCheck({
+      kind: 'observer',
+      id: 'every-get',
+      rules: ['GEN-JSON'],
+      suite: 'test',
+      title: 'an observer that dislikes every GET',
+      severity: 'error',
+      description: { sends: '-', passes: '-', why: '-' },
+      inspect: (x) =>
+        x.method === 'GET' ? { message: `${x.method} ${new URL(x.url).pathname}` } : NOT_JUDGED,
+    });
+    const { result } = await auditFixture([everyGet, failing(12)]);
+    const r = result.results.find((x) => x.checkId === 'every-get' && x.resource === 'widgets')!;
+    expect(r.status).toBe('failed');
+    expect(r.problems!.length).toBeGreaterThan(12);
+    expect(new Set(r.problems).size).toBe(r.problems!.length);
+    expect(r.evidence).toHaveLength(5);
+    expect(r.message).toMatch(
+      new RegExp(`^\\d+ of \\d+ responses broke the rule: ${r.problems!.length} problems: \\(1\\) `),
+    );
+  });
+});
+
+describe('problem lists', () => {
+  it('are distinct, in order, capped, and counted in the message', () => {
+    const list = problemList(['a', 'b', 'a', 'c', 'd'], 3);
+    expect([list.kept, list.dropped, list.total]).toEqual([['a', 'b', 'c'], 1, 4]);
+    expect(list.fields()).toEqual({ problems: ['a', 'b', 'c'], problemsDropped: 1 });
+    expect(joinMessages(list.kept, list.total)).toBe('4 problems: (1) a; (2) b; (3) c; … and 1 more');
+    expect(joinMessages(['only'])).toBe('only');
+  });
+
+  it('a passing run has none', async () => {
+    const { result } = await auditFixture([readCollectionAndItem]);
+    expect(result.results.every((r) => r.problems === undefined)).toBe(true);
+  });
+});
