@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
 import type { Check } from '../core/check.js';
 import { ConformanceError } from '../core/errors.js';
-import { unknownSelectors } from '../engine/plan.js';
+import { selectChecks, unknownSelectors } from '../engine/plan.js';
 import { resolveReporters, type Reporter } from '../reporters/index.js';
 import type { AuditFlags, Io } from './audit.js';
 import type { MergeArgv, RunArgv } from './command-options.js';
@@ -67,8 +67,8 @@ export function colorOf(flag: boolean | undefined, io: Io): boolean {
   return flag ?? (!noColorEnv && io.stdout.isTTY === true);
 }
 
-/** Flags of `run` and `demo` that take a list; every other flag may be given once. */
-export const RUN_LISTS = ['reporter', 'only', 'skip', 'openapi-allow-ref'] as const;
+/** Flags of `run` and `demo` that take a list (`break`: demo only); every other flag may be given once. */
+export const RUN_LISTS = ['reporter', 'only', 'skip', 'openapi-allow-ref', 'break'] as const;
 
 /**
  * The one path of `run` and `demo` from arguments to flags: every argument checked (repeats,
@@ -96,6 +96,7 @@ export async function prepareAudit(argv: RunArgv, io: Io, checks: Check[]): Prom
     concurrency: argv.concurrency,
     timeout: argv.timeout,
     readOnly: argv['read-only'],
+    force: argv.force,
     failOn: argv['fail-on'],
     shard,
     maxRps: argv['max-rps'],
@@ -108,6 +109,13 @@ export async function prepareAudit(argv: RunArgv, io: Io, checks: Check[]): Prom
     ...unknownSelectors(checks, '--skip', flags.skip),
   ];
   if (selectors.length > 0) throw new ConformanceError('E_ARGS', selectors[0], selectors);
+  if (selectChecks(checks, flags.only, flags.skip).length === 0) {
+    // A run of nothing would "pass": a CI step that audits nothing must not go green.
+    const chose = flags.only.length > 0 ? ` --only ${flags.only.join(',')} chose` : '';
+    throw bad(
+      `no check left to run: --skip ${flags.skip.join(',')} removes every check${chose} (conformance list shows them)`,
+    );
+  }
   await checkOutput(flags.out, resolveReporters(flags.reporter), io);
   return flags;
 }

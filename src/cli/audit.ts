@@ -13,6 +13,7 @@ import {
   type Reporter,
 } from '../reporters/index.js';
 import { failsRun, verdictOf } from '../reporters/verdict.js';
+import { removeStaleReports } from './stale-reports.js';
 
 const statusMark = {
   passed: 'ok  ',
@@ -35,6 +36,8 @@ export interface AuditFlags {
   concurrency: number;
   timeout: number;
   readOnly: boolean;
+  /** Audit even when every declared collection answers 404 (see runAudit's preflight). */
+  force?: boolean;
   failOn: Severity;
   shard?: { index: number; total: number };
   maxRps?: number;
@@ -84,6 +87,7 @@ export async function auditAndReport(
     concurrency: flags.concurrency,
     timeoutMs: flags.timeout,
     readOnly: flags.readOnly,
+    force: flags.force,
     maxRps: flags.maxRps,
     shard: flags.shard,
     signal,
@@ -120,6 +124,8 @@ export async function writeReports(
   flags: ReportFlags,
   io: Io,
   exchanges?: ExchangeLog,
+  /** Files never removed as an earlier run's reports (merge's inputs). */
+  keep: readonly string[] = [],
 ): Promise<string[]> {
   // Where each file goes, so the console can point at the report that holds what it cut.
   const reportFiles = Object.fromEntries(
@@ -134,6 +140,9 @@ export async function writeReports(
     exchanges,
   };
   const written: string[] = [];
+  const files = chosen.flatMap((r) => (r.fileName ? [r.fileName] : []));
+  // A run writes a fresh set: our report files of an earlier run that this one does not write go.
+  const stale = files.length > 0 ? await removeStaleReports(flags.out, files, keep) : undefined;
   for (const reporter of chosen) {
     const text = reporter.render(result, options);
     if (!reporter.fileName) {
@@ -155,5 +164,15 @@ export async function writeReports(
     io.stdout.write(`${summaryLine(result, flags.color, flags.failOn)}\n`);
   }
   if (written.length > 0 && !flags.quiet) io.stdout.write(`Reports: ${written.join(', ')}\n`);
+  if (stale && !flags.quiet) {
+    if (stale.removed.length > 0)
+      io.stdout.write(
+        `Removed from ${flags.out} the earlier run's ${stale.removed.join(', ')} (not written by this run)\n`,
+      );
+    if (stale.foreign.length > 0)
+      io.stdout.write(
+        `Left alone in ${flags.out}: ${stale.foreign.join(', ')} (not a report of this tool, and not written by this run)\n`,
+      );
+  }
   return written;
 }

@@ -117,10 +117,32 @@ export function runOptions<T>(y: Argv<T>) {
       default: false,
       describe: 'Send only requests that cannot change state; skip the rest',
     })
+    .option('force', {
+      type: 'boolean',
+      default: false,
+      describe:
+        'Audit even when every declared collection answers 404 to the first GET (by default a sign of a wrong base URL: exit 2)',
+    })
     .option('shard', { type: 'string', describe: 'Run shard i of n (e.g. 2/3), split by resource' })
     .option('max-rps', {
       type: 'number',
       describe: "Cap on the audit's own request rate (requests per second, 0.01 to 100000)",
+    });
+}
+
+/** The flags only `demo` takes: breaks of the example API, so a newcomer sees what failures look like. */
+export function demoOptions<T>(y: Argv<T>) {
+  return y
+    .option('break', {
+      type: 'string',
+      array: true,
+      default: [] as string[],
+      describe: 'Start the example API with these breaks (comma-separated), so the reports show failures',
+    })
+    .option('list-breaks', {
+      type: 'boolean',
+      default: false,
+      describe: 'List the breaks, one line each, and exit',
     });
 }
 

@@ -1,7 +1,17 @@
-// `conformance demo`: start the bundled example API on a free loopback port and audit it.
+// `conformance demo`: start the bundled example API on a free loopback port (optionally with breaks) and audit it.
 import type { Check } from '../core/check.js';
+import { ConformanceError } from '../core/errors.js';
 import { packagePath } from '../core/paths.js';
 import { loadConfig } from '../config/load.js';
+import { didYouMean } from '../config/suggest.js';
+import {
+  BREAK_DESCRIPTIONS,
+  BREAK_NAMES,
+  BREAK_RULES,
+  breakFlagName,
+  breakNamed,
+  type Breaks,
+} from '../example-api/breaks.js';
 import { createExampleApi } from '../example-api/index.js';
 import { auditAndReport, type AuditFlags, type Io } from './audit.js';
 
@@ -17,13 +27,52 @@ export function exampleEnv(api: {
   };
 }
 
+/** `conformance demo --list-breaks`: one line per break (name, rules it breaks, what it does). */
+export function renderBreakList(): string {
+  const names = BREAK_NAMES.map(breakFlagName);
+  const width = Math.max(...names.map((n) => n.length));
+  const rules = BREAK_NAMES.map((name) => BREAK_RULES[name].join(','));
+  const rulesWidth = Math.max(...rules.map((r) => r.length));
+  const lines = BREAK_NAMES.map(
+    (name, i) => `  ${names[i].padEnd(width)}  ${rules[i].padEnd(rulesWidth)}  ${BREAK_DESCRIPTIONS[name]}`,
+  );
+  return [
+    'Breaks of the example API: each makes it break the rules named, one way (checks that rely on',
+    'what it breaks may fail too). `conformance demo --break <name>[,<name>...]` shows the failures',
+    'in every report.',
+    '',
+    ...lines,
+    '',
+  ].join('\n');
+}
+
+/** The breaks named by `--break` (comma-separated, repeatable); an unknown name is exit 2 with a suggestion. */
+export function parseBreaks(values: readonly string[]): Breaks {
+  const breaks: Breaks = {};
+  const known = BREAK_NAMES.map(breakFlagName);
+  const problems: string[] = [];
+  for (const text of values.flatMap((v) => String(v).split(',')).map((v) => v.trim())) {
+    if (text === '') continue;
+    const name = breakNamed(text);
+    if (name) breaks[name] = true;
+    else
+      problems.push(
+        `--break ${text}: no such break${didYouMean(text, known)} (conformance demo --list-breaks shows them)`,
+      );
+  }
+  if (problems.length > 0) throw new ConformanceError('E_ARGS', problems[0], problems);
+  return breaks;
+}
+
+/** Starts the example API with `breaks`, audits it with config/example.yaml, returns the exit code. */
 export async function runDemo(
   catalogue: Check[],
   flags: AuditFlags,
   io: Io,
   signal?: AbortSignal,
+  breaks: Breaks = {},
 ): Promise<number> {
-  const api = createExampleApi();
+  const api = createExampleApi({ breaks });
   const { baseUrl } = await api.listen(0, '127.0.0.1');
   try {
     const config = await loadConfig({
@@ -31,8 +80,19 @@ export async function runDemo(
       baseUrl,
       env: { ...io.env, ...exampleEnv(api) },
     });
-    if (!flags.quiet)
-      io.stdout.write(`Example API listening on ${baseUrl}; auditing it with config/example.yaml\n`);
+    if (!flags.quiet) {
+      const chosen = BREAK_NAMES.filter((name) => breaks[name]);
+      const broken =
+        chosen.length === 0
+          ? ''
+          : ` with ${chosen.length === 1 ? 'a break' : `${chosen.length} breaks`}: ${chosen
+              .map(
+                (name) =>
+                  `${breakFlagName(name)} (${BREAK_DESCRIPTIONS[name]}: ${BREAK_RULES[name].join(', ')})`,
+              )
+              .join('; ')}`;
+      io.stdout.write(`Example API listening on ${baseUrl}${broken}; auditing it with config/example.yaml\n`);
+    }
     const { code } = await auditAndReport(config, catalogue, flags, io, signal);
     return code;
   } finally {

@@ -1,10 +1,11 @@
 // `conformance init`: a commented starter config from an OpenAPI document, or from reading a live API (GET/OPTIONS only).
+import { existsSync } from 'node:fs';
 import { stat, writeFile } from 'node:fs/promises';
-import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { ConformanceError, UnreachableError } from '../core/errors.js';
 import type { Operation } from '../core/types.js';
-import { toolVersion } from '../core/paths.js';
+import { packageName, toolVersion } from '../core/paths.js';
 import { idOf, isObject, unwrapItemLoose, unwrapList, VOLATILE_FIELDS } from '../core/shapes.js';
 import { normaliseBaseUrl } from '../config/build.js';
 import { validateAgainstSchema } from '../config/validate.js';
@@ -15,6 +16,7 @@ import { loadOpenApi, OpenApiError } from '../openapi/load.js';
 import { renderStarter, starterFromDerived, type Starter, type StarterResource } from '../openapi/starter.js';
 import { checkTimeout, refuseRepeated } from './args.js';
 import type { Io } from './audit.js';
+import { discover, type Discovery } from './discover.js';
 export { INIT_DESCRIPTION, initOptions } from './command-options.js';
 
 export interface InitArgs {
@@ -35,10 +37,10 @@ export async function runInit(args: InitArgs, io: Io, cwd = process.cwd()): Prom
     .flatMap((c) => String(c).split(','))
     .map((c) => c.trim())
     .filter(Boolean);
-  if (args.openapi === undefined && (args['base-url'] === undefined || collections.length === 0)) {
+  if (args.openapi === undefined && args['base-url'] === undefined) {
     throw new ConformanceError(
       'E_ARGS',
-      'init needs --openapi <file|url>, or --base-url <url> with --collections <names>',
+      'init needs --openapi <file|url>, or --base-url <url> (its OpenAPI document or collections are then found, or name them with --collections <names>)',
     );
   }
   if (args.openapi !== undefined && collections.length > 0) {
@@ -56,13 +58,38 @@ export async function runInit(args: InitArgs, io: Io, cwd = process.cwd()): Prom
   }
   const toStdout = args.print || args.out === '-';
   const target = resolve(cwd, args.out);
+  const fromDir = toStdout ? cwd : dirname(target);
   // Before anything is read or fetched: a starter that cannot be written is known now.
   if (!toStdout) await checkTarget(target, args);
 
   let starter: Starter;
-  let notes: string[];
-  if (args.openapi !== undefined) {
-    const loaded = await loadOpenApi(args.openapi, {
+  const notes: string[] = [];
+  let openapi = args.openapi;
+  let discovered = false;
+  if (openapi === undefined && collections.length === 0) {
+    // Neither named: the API's own OpenAPI document, else the collections its base URL links to.
+    const found = await discoverApi(baseUrl!, io.env, args.timeout);
+    if (found.kind === 'none') {
+      throw new ConformanceError(
+        'E_ARGS',
+        `found no OpenAPI document (tried ${found.tried.join(', ')}) and no links to collections in the answer of GET ${found.base}: name the collections with --collections <names> (e.g. --collections widgets,orders), or pass --openapi <file|url>`,
+      );
+    }
+    if (found.kind === 'openapi') {
+      openapi = found.url;
+      notes.push(
+        `found an OpenAPI document at ${found.url}: the config is derived from it (--collections reads collections instead)`,
+      );
+    } else {
+      collections.push(...found.collections);
+      discovered = true;
+      notes.push(
+        `GET ${baseUrl} links to ${found.collections.join(', ')}: read as collections (--collections names them instead)`,
+      );
+    }
+  }
+  if (openapi !== undefined) {
+    const loaded = await loadOpenApi(openapi, {
       cwd,
       allowRefs: (args['openapi-allow-ref'] ?? []).map(String),
       limits: { timeoutMs: args.timeout },
@@ -70,21 +97,24 @@ export async function runInit(args: InitArgs, io: Io, cwd = process.cwd()): Prom
     const derived = deriveConfig(loaded.document, loaded.url ? { documentUrl: loaded.url } : {});
     if (derived.resources.length === 0) {
       throw new OpenApiError([
-        `${args.openapi}: no resource to write: the document has no collection/item path pair such as /things and /things/{id}`,
+        `${openapi}: no resource to write: the document has no collection/item path pair such as /things and /things/{id}`,
       ]);
     }
-    const document = loaded.url ?? resolve(cwd, args.openapi);
-    const fromDir = toStdout ? cwd : dirname(target);
+    const document = loaded.url ?? resolve(cwd, openapi);
     const ref = loaded.url ?? relativeRef(fromDir, document);
     starter = starterFromDerived(derived, {
-      document: args.openapi,
+      document: openapi,
       openapi: ref,
       ...(baseUrl ? { baseUrl } : {}),
     });
-    notes = [...loaded.warnings, ...derived.notes.map((n) => `${args.openapi}: ${n}`)];
+    notes.push(...loaded.warnings, ...derived.notes.map((n) => `${openapi}: ${n}`));
   } else {
-    ({ starter, notes } = await probeStarter(baseUrl!, collections, io.env, args.timeout));
+    const probed = await probeStarter(baseUrl!, collections, io.env, args.timeout, discovered);
+    starter = probed.starter;
+    notes.push(...probed.notes);
   }
+  const schema = schemaLocation(fromDir);
+  starter.schema = schema.ref;
 
   const text = renderStarter(starter);
   // The starter must load as written: a problem here is a bug of ours, said plainly.
@@ -113,7 +143,8 @@ export async function runInit(args: InitArgs, io: Io, cwd = process.cwd()): Prom
   io.stdout.write(
     `Wrote ${args.out}: ${names.length} resource${names.length === 1 ? '' : 's'} (${names.join(', ')}). Review it, then:\n` +
       `  export ${DEFAULT_TOKEN_ENV.token}=...          # and ${DEFAULT_TOKEN_ENV.limitedToken} for the 403 probes\n` +
-      `  conformance run --config ${args.out}${starter.baseUrl ? '' : ' --base-url <url>'}\n`,
+      `  conformance run --config ${args.out}${starter.baseUrl ? '' : ' --base-url <url>'}\n` +
+      (schema.installed ? '' : `${schema.note}\n`),
   );
   return 0;
 }
@@ -148,6 +179,7 @@ async function probeStarter(
   collections: string[],
   env: NodeJS.ProcessEnv,
   timeoutMs: number,
+  discovered = false,
 ): Promise<{ starter: Starter; notes: string[] }> {
   const token = env[DEFAULT_TOKEN_ENV.token] || undefined;
   const client = new HttpClient({
@@ -168,7 +200,14 @@ async function probeStarter(
   } finally {
     await client.close();
   }
-  if (problems.length > 0) throw new ConformanceError('E_ARGS', problems[0], problems);
+  // A link that is not a collection is no mistake of the user's: noted and left out.
+  if (discovered && resources.length > 0) notes.push(...problems.map((p) => `left out: ${p}`));
+  else if (discovered && problems.length > 0) {
+    throw new ConformanceError('E_ARGS', problems[0], [
+      ...problems,
+      'none of the linked paths is a readable collection: name the collections with --collections <names>, or pass --openapi <file|url>',
+    ]);
+  } else if (problems.length > 0) throw new ConformanceError('E_ARGS', problems[0], problems);
   return {
     starter: {
       header: [
@@ -287,4 +326,44 @@ async function allowed(client: HttpClient, path: string): Promise<string[] | und
 function withoutManaged(item: Record<string, unknown>, idField: string): Record<string, unknown> {
   const drop = new Set([idField, 'id', '_id', ...VOLATILE_FIELDS, ...LINK_FIELDS]);
   return Object.fromEntries(Object.entries(item).filter(([key, value]) => !drop.has(key) && value !== null));
+}
+
+/** The API's OpenAPI document or linked collections, read with GET only (see discover.ts). */
+async function discoverApi(baseUrl: string, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<Discovery> {
+  const token = env[DEFAULT_TOKEN_ENV.token] || undefined;
+  const client = new HttpClient({
+    baseUrl,
+    tokens: { full: token },
+    secrets: token ? [{ value: token, envVar: DEFAULT_TOKEN_ENV.token }] : [],
+    timeoutMs,
+    userAgent: `conformance/${toolVersion()} init`,
+  });
+  try {
+    return await discover(client, baseUrl);
+  } finally {
+    await client.close();
+  }
+}
+
+/**
+ * Where the config's `$schema` comment points, relative to its folder: this package's
+ * config/schema.json in the nearest node_modules above it, or where `npm i -D <name>` will put it
+ * (beside the nearest package.json), so editors find it from the user's repository.
+ */
+export function schemaLocation(configDir: string): { ref: string; installed: boolean; note: string } {
+  const name = packageName();
+  const inModules = (dir: string): string => join(dir, 'node_modules', name, 'config', 'schema.json');
+  let project: string | undefined;
+  for (let dir = configDir; ; dir = dirname(dir)) {
+    if (existsSync(inModules(dir)))
+      return { ref: relativeRef(configDir, inModules(dir)), installed: true, note: '' };
+    project ??= existsSync(join(dir, 'package.json')) ? dir : undefined;
+    if (dirname(dir) === dir) break;
+  }
+  const ref = relativeRef(configDir, inModules(project ?? configDir));
+  return {
+    ref,
+    installed: false,
+    note: `Editors: its $schema comment points at ${ref}; \`npm i -D ${name}\` puts the schema there, and editors with YAML support then complete and explain every key.`,
+  };
 }

@@ -10,6 +10,7 @@ import { renderExplain, renderList } from './list.js';
 import { didYouMean } from '../config/suggest.js';
 import {
   allowRefOption,
+  demoOptions,
   INIT_DESCRIPTION,
   initOptions,
   mergeOptions,
@@ -101,13 +102,18 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
     .command(
       'demo',
       'Start the bundled example API on a free loopback port and audit it',
-      (y) => runOptions(y),
+      (y) => demoOptions(runOptions(y)),
       async (argv) => {
+        const { parseBreaks, renderBreakList, runDemo } = await import('./demo.js');
+        if (argv['list-breaks']) {
+          io.stdout.write(renderBreakList());
+          return;
+        }
         const checks = await catalogue();
         const { prepareAudit } = await import('./args.js');
         const flags = await prepareAudit(argv, io, checks);
-        const { runDemo } = await import('./demo.js');
-        code = await runDemo(checks, flags, io, options.signal);
+        const breaks = parseBreaks(argv.break);
+        code = await runDemo(checks, flags, io, options.signal, breaks);
         if (options.signal?.aborted) code = EXIT_INTERRUPTED;
       },
     )

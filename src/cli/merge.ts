@@ -169,6 +169,7 @@ export async function runMerge(
   const unfit = mergeProblems(runs);
   if (unfit.length > 0) throw new ConformanceError('E_ARGS', unfit[0], unfit);
   const result = mergeRuns(runs.map((r) => r.run));
-  await writeReports(result, chosen, flags, io);
+  // The shards' reports are inputs, never stale outputs, even when --out is their folder.
+  await writeReports(result, chosen, flags, io, undefined, files);
   return { code: exitCodeOf(result, flags.failOn), result };
 }

@@ -1,5 +1,6 @@
 // ${VAR} and ${VAR:-default} in every string value, applied to the parsed tree (never to raw
-// text, so a variable's value cannot inject YAML). `$${` writes a literal `${`.
+// text, so a variable's value cannot inject YAML). `$${` writes a literal `${`. `${VAR}` needs a
+// non-empty value (CI sets a missing secret to ""); `${VAR:-}` says empty is meant.
 import { pathKey, type Problem, type Segment } from './problems.js';
 import { didYouMean } from './suggest.js';
 
@@ -19,8 +20,8 @@ const REFERENCE = /\$\$\{|\$\{([^}]*)(\}?)/g;
 const BODY = /^([A-Za-z_][A-Za-z0-9_]*)(?::-([\s\S]*))?$/;
 
 /**
- * Replaces variable references in every string value of `value` from `env`. Problems (unset
- * variables, malformed references) name the variable and the path; their strings are kept
+ * Replaces variable references in every string value of `value` from `env`. Problems (unset or
+ * empty variables without a `:-` default, malformed references) name the variable and the path; their strings are kept
  * as written so that validation can go on and report everything at once.
  */
 export function interpolate(
@@ -59,6 +60,17 @@ export function interpolate(
           Object.keys(env).filter((key) => env[key] !== undefined),
         );
         problems.push({ path, message: `environment variable ${name} is not set${hint}`, kind: 'env' });
+        return match;
+      }
+      if (set === '') {
+        // What CI gives for a secret that is not defined: silently auditing without it would
+        // skip checks (no token: no authentication checks) and still pass.
+        ok = false;
+        problems.push({
+          path,
+          message: `environment variable ${name} is empty (as CI sets a secret that is not defined): give it a value, or write \${${name}:-} if empty is meant`,
+          kind: 'env',
+        });
         return match;
       }
       return set;

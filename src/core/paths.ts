@@ -10,10 +10,21 @@ export function packagePath(...parts: string[]): string {
   return [packageRoot.replace(/\/$/, ''), ...parts].join('/');
 }
 
-let cachedVersion: string | undefined;
+let cachedManifest: { name: string; version: string } | undefined;
+function manifest(): { name: string; version: string } {
+  cachedManifest ??= JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as {
+    name: string;
+    version: string;
+  };
+  return cachedManifest;
+}
+
 /** The tool's version from package.json. */
 export function toolVersion(): string {
-  cachedVersion ??= (JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string })
-    .version;
-  return cachedVersion;
+  return manifest().version;
+}
+
+/** The package's name on the registry (what users install; the command is `conformance`). */
+export function packageName(): string {
+  return manifest().name;
 }

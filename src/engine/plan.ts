@@ -28,9 +28,14 @@ export interface PlanOptions {
   shard?: { index: number; total: number };
 }
 
+/** The name matcher of a selector: whole name, case-insensitive, `*` for any run of characters. */
+export function selectorPattern(selector: string): RegExp {
+  return new RegExp(`^${selector.split('*').map(escapeRegExp).join('.*')}$`, 'i');
+}
+
 /** True when a selector (check id, rule id, suite name, with `*` wildcards) names the check. */
 export function selects(selector: string, check: Check): boolean {
-  const pattern = new RegExp(`^${selector.split('*').map(escapeRegExp).join('.*')}$`, 'i');
+  const pattern = selectorPattern(selector);
   return pattern.test(check.id) || pattern.test(check.suite) || check.rules.some((r) => pattern.test(r));
 }
 
@@ -48,12 +53,16 @@ export function shardResources(
   return sorted.filter((_r, i) => i % shard.total === shard.index - 1);
 }
 
-export function buildPlan(config: AuditConfig, catalogue: Check[], options: PlanOptions = {}): Plan {
-  const chosen = catalogue.filter(
+/** The checks `--only` chooses (all without it) minus those `--skip` names. */
+export function selectChecks(catalogue: Check[], only: string[] = [], skip: string[] = []): Check[] {
+  return catalogue.filter(
     (check) =>
-      (!options.only?.length || options.only.some((s) => selects(s, check))) &&
-      !(options.skip ?? []).some((s) => selects(s, check)),
+      (only.length === 0 || only.some((s) => selects(s, check))) && !skip.some((s) => selects(s, check)),
   );
+}
+
+export function buildPlan(config: AuditConfig, catalogue: Check[], options: PlanOptions = {}): Plan {
+  const chosen = selectChecks(catalogue, options.only, options.skip);
   const resources = shardResources(config.resources, options.shard);
   // API-wide checks belong to the first shard only, so a merged set of shards has each once.
   const apiHere = !options.shard || options.shard.index === 1;

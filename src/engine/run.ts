@@ -38,6 +38,8 @@ export interface RunOptions {
   now?: () => Date;
   /** Skip the reachability probe (tests of unreachable handling turn it on). */
   skipPreflight?: boolean;
+  /** `--force`: audit even when every declared collection answers 404 (a base URL missing a prefix). */
+  force?: boolean;
   /** Clock of the HTTP client's waits (429 pauses, --max-rps); tests inject a fake one. */
   clock?: Clock;
 }
@@ -84,7 +86,8 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
   try {
     if (!options.skipPreflight) {
       await preflight(client);
-      await credentialsAccepted(client, config);
+      const first = await credentialsAccepted(client, config);
+      if (!options.force) await collectionsFound(client, config, first);
     }
     observing = true;
     const results: CheckResult[] = [];
@@ -173,11 +176,15 @@ async function preflight(client: HttpClient): Promise<void> {
  * One authenticated GET on the first listable collection: a token the API refuses (401) would
  * turn every check into a false failure, so the audit stops (exit 2) saying so. A 401 that sets
  * cookies is retried with them once: a stateful API is GEN-STATELESS's finding, not a bad token.
+ * Returns the probe's answer (status undefined: none came), or undefined when nothing was sent.
  */
-async function credentialsAccepted(client: HttpClient, config: AuditConfig): Promise<void> {
+async function credentialsAccepted(
+  client: HttpClient,
+  config: AuditConfig,
+): Promise<{ status?: number } | undefined> {
   const collection = config.resources.find((r) => r.operations.includes('list'));
   const token = config.auth.token;
-  if (!collection || !token) return;
+  if (!collection || !token) return undefined;
   let probe = await client.send({ method: 'GET', path: collection.path });
   const setCookie = probe.headers['set-cookie'];
   if (probe.status === 401 && setCookie) {
@@ -188,11 +195,43 @@ async function credentialsAccepted(client: HttpClient, config: AuditConfig): Pro
       .join('; ');
     probe = await client.send({ method: 'GET', path: collection.path, headers: { cookie } });
   }
-  if (probe.status !== 401) return;
+  if (probe.status !== 401) return { status: probe.status };
   const envVar = config.secrets.find((s) => s.value === token)?.envVar;
   throw new ConformanceError(
     'E_CONFIG',
     `the API refused auth.token${envVar ? ` (from ${envVar})` : ''}: GET ${collection.path} answered 401, so every check would fail for want of credentials; set a valid, unexpired token`,
+  );
+}
+
+/**
+ * A GET on each declared collection (that lists) until one answers other than 404: when none does,
+ * the base URL is almost certainly wrong (a missing /v1), and every check would fail for that one
+ * reason, so the audit stops (exit 2) saying so; `--force` audits anyway. `first` is the answer
+ * credentialsAccepted already had from the first collection (undefined when it sent nothing).
+ */
+async function collectionsFound(
+  client: HttpClient,
+  config: AuditConfig,
+  first: { status?: number } | undefined,
+): Promise<void> {
+  const paths = [
+    ...new Set(config.resources.filter((r) => r.operations.includes('list')).map((r) => r.path)),
+  ];
+  if (paths.length === 0) return;
+  for (const [index, path] of paths.entries()) {
+    const status =
+      index === 0 && first !== undefined ? first.status : (await client.send({ method: 'GET', path })).status;
+    if (status !== 404) return;
+  }
+  const tried =
+    paths.length > 3 ? `${paths.slice(0, 3).join(', ')} and ${paths.length - 3} more` : paths.join(', ');
+  // Some APIs hide what an anonymous caller may not see behind a 404: then the token is the suspect too.
+  const anonymous = config.auth.token
+    ? ''
+    : '; no auth.token is set, and some APIs answer 404 to anonymous requests';
+  throw new ConformanceError(
+    'E_CONFIG',
+    `every collection answered 404 at ${client.redactor.text(client.baseUrl)}: is the base URL missing a prefix such as /v1? (GET ${tried}${anonymous}; pass --force to audit anyway)`,
   );
 }
 

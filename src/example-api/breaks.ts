@@ -54,7 +54,7 @@ export const BREAK_DESCRIPTIONS: Readonly<Record<keyof Breaks, string>> = {
   listStatus: 'GET collection answers 202',
   createStatus200: 'POST answers 200 instead of 201',
   createNotReadable: 'POST answers 201 but the item cannot be read back (404)',
-  noLocation: 'POST answers without a Location header',
+  noLocation: 'POST answers without a Location header (a warning: exit 0 unless --fail-on warning)',
   changeStatus204: 'PUT and PATCH answer 204 with no body',
   changeNotApplied: 'PUT and PATCH answer 200 but store nothing',
   deleteNoop: 'DELETE answers 204 but the item stays readable',
@@ -71,8 +71,42 @@ export const BREAK_DESCRIPTIONS: Readonly<Record<keyof Breaks, string>> = {
   successFalse: 'GET of an unknown id answers 200 {"success": false}',
 };
 
+/** The rules each break violates: where `conformance demo --break` shows its failure. */
+export const BREAK_RULES: Readonly<Record<keyof Breaks, readonly string[]>> = {
+  readStatus: ['MTH-READ'],
+  listStatus: ['MTH-READ'],
+  createStatus200: ['MTH-CREATE'],
+  createNotReadable: ['MTH-CREATE'],
+  noLocation: ['MTH-CREATE'],
+  changeStatus204: ['MTH-CHANGE'],
+  changeNotApplied: ['MTH-CHANGE'],
+  deleteNoop: ['MTH-DELETE'],
+  deleteStatus500: ['MTH-DELETE', 'ERR-SERVER'],
+  deleteOthers: ['MTH-DELETE', 'IDEM-DELETE'],
+  notFound200: ['ERR-NOT-FOUND'],
+  notFound400: ['ERR-NOT-FOUND'],
+  notFound500: ['ERR-NOT-FOUND', 'ERR-SERVER'],
+  serverError: ['ERR-SERVER', 'MTH-CHANGE'],
+  htmlErrors: ['GEN-JSON', 'ERR-BODY'],
+  textJson: ['GEN-JSON'],
+  badJson: ['GEN-JSON'],
+  errorIn200: ['ERR-STATUS'],
+  successFalse: ['ERR-STATUS'],
+};
+
 /** The names of every break. */
 export const BREAK_NAMES = Object.keys(BREAK_DESCRIPTIONS) as Array<keyof Breaks>;
+
+/** A break's name as the command line spells it: `deleteNoop` -> `delete-noop`, `notFound200` -> `not-found-200`. */
+export function breakFlagName(name: keyof Breaks): string {
+  return name.replace(/([a-z])([A-Z0-9])/g, '$1-$2').toLowerCase();
+}
+
+/** The break a command-line name means (`delete-noop`, `deleteNoop`, `DELETE_NOOP`), or undefined. */
+export function breakNamed(text: string): keyof Breaks | undefined {
+  const key = text.toLowerCase().replace(/[-_\s]/g, '');
+  return BREAK_NAMES.find((name) => name.toLowerCase() === key);
+}
 
 /**
  * Applies the breaks that change how a reply looks (statuses, headers, bodies). Called once per

@@ -2,7 +2,14 @@
 export { createExampleApi, type ExampleApi } from './server.js';
 export type { ExampleApiOptions, Variant, RateLimitOptions, Middleware } from './options.js';
 export { DEFAULT_RATE_LIMIT } from './options.js';
-export { BREAK_DESCRIPTIONS, BREAK_NAMES, type Breaks } from './breaks.js';
+export {
+  BREAK_DESCRIPTIONS,
+  BREAK_NAMES,
+  BREAK_RULES,
+  breakFlagName,
+  breakNamed,
+  type Breaks,
+} from './breaks.js';
 export {
   defaultResources,
   ordersDefinition,

@@ -22,7 +22,7 @@ export interface OpenApiStepOptions {
 /**
  * Loads the document, merges what it declares into the config data (the config wins), and, when
  * the config has no `auth`, takes the tokens from CONFORMANCE_TOKEN / CONFORMANCE_LIMITED_TOKEN
- * (recording the variables in `fromEnv`, so curl lines name them). Throws OpenApiError when the
+ * (recording the variables in `fromEnv`, so curl lines name them; one set but empty is a problem). Throws OpenApiError when the
  * document cannot be used; pushes config problems it finds to `problems`.
  */
 export async function applyOpenApi(
@@ -54,7 +54,16 @@ export async function applyOpenApi(
     const auth: Record<string, string> = {};
     for (const [field, variable] of Object.entries(DEFAULT_TOKEN_ENV)) {
       const value = input.env[variable];
-      if (value === undefined || value === '') continue;
+      if (value === undefined) continue;
+      if (value === '') {
+        // Set but empty is what CI gives for a secret that is not defined, not a choice.
+        problems.push({
+          path: ['auth', field],
+          message: `environment variable ${variable} is empty (as CI sets a secret that is not defined): give it a token, or unset it to audit without ${field === 'token' ? 'credentials' : 'the limited token'}`,
+          kind: 'env',
+        });
+        continue;
+      }
       auth[field] = value;
       input.fromEnv.set(pathKey(['auth', field]), variable);
     }

@@ -20,6 +20,8 @@ export interface StarterResource extends Pick<
 export interface Starter {
   /** Comment lines at the top (what wrote it, from what). */
   header: string[];
+  /** Where config/schema.json is, for the `yaml-language-server: $schema=` comment (editors). */
+  schema?: string;
   baseUrl?: string;
   /** Comment above `baseUrl` (or in its place when there is none). */
   baseUrlComment?: string;
@@ -63,7 +65,10 @@ export function renderStarter(starter: Starter): string {
   });
 
   const doc = new Document(data);
-  doc.commentBefore = starter.header.map((line) => ` ${line}`.trimEnd()).join('\n');
+  const header = starter.schema
+    ? [`yaml-language-server: $schema=${starter.schema}`, ...starter.header]
+    : starter.header;
+  doc.commentBefore = header.map((line) => ` ${line}`.trimEnd()).join('\n');
   const root = doc.contents as YAMLMap;
   const pairOf = (map: YAMLMap, key: string): Pair | undefined =>
     map.items.find((p) => isScalar(p.key) && p.key.value === key) as Pair | undefined;

@@ -48,7 +48,9 @@ describe('conformance init --openapi', () => {
       expect(r.stdout).toContain(`Wrote ${file}: 2 resources (widgets, orders).`);
       const text = await readFile(file, 'utf8');
       expectValidConfig(text, server);
-      expect(text).toMatch(/^# Starter config for the conformance auditor, written by `conformance init`/);
+      expect(text).toMatch(
+        /^# yaml-language-server: \$schema=\.\/node_modules\/api-conformance\/config\/schema\.json\n# Starter config for the conformance auditor, written by `conformance init`/,
+      );
       expect(text).toContain('baseUrl: http://127.0.0.1:8080/v1');
       expect(text).toContain('token: ${CONFORMANCE_TOKEN}');
       expect(text).toContain("# Valid POST body: the document's example.");
@@ -163,7 +165,7 @@ describe('conformance init --base-url --collections (reading a live API)', () =>
       const nothing = await cli(['init'], {});
       expect(nothing.code).toBe(2);
       expect(nothing.stderr).toContain(
-        'init needs --openapi <file|url>, or --base-url <url> with --collections <names>',
+        'init needs --openapi <file|url>, or --base-url <url> (its OpenAPI document or collections are then found, or name them with --collections <names>)',
       );
       const both = await cli(
         ['init', '--openapi', fixture('widgets-31.yaml'), '--collections', 'widgets'],

@@ -49,6 +49,21 @@ resources:
     ]);
   });
 
+  test('an empty ${VAR} (what CI sets for a secret that is not defined) is an error naming it', () => {
+    const text = `${MINIMAL_YAML}auth:\n  token: \${API_TOKEN}\n  limitedToken: "Bearer \${API_LIMITED_TOKEN}"\n`;
+    const error = configError(() => parse(text, { API_TOKEN: '', API_LIMITED_TOKEN: '' }));
+    expect(error.code).toBe('E_CONFIG_ENV');
+    expect(error.problems).toEqual([
+      'conformance.yaml: auth.token: environment variable API_TOKEN is empty (as CI sets a secret that is not defined): give it a value, or write ${API_TOKEN:-} if empty is meant (line 7)',
+      'conformance.yaml: auth.limitedToken: environment variable API_LIMITED_TOKEN is empty (as CI sets a secret that is not defined): give it a value, or write ${API_LIMITED_TOKEN:-} if empty is meant (line 8)',
+    ]);
+  });
+
+  test('${VAR:-} says empty on purpose: no token, no problem', () => {
+    const config = parse(`${MINIMAL_YAML}auth:\n  token: \${API_TOKEN:-}\n`, { API_TOKEN: '' });
+    expect(config.auth).toEqual({});
+  });
+
   test('unset variables and other problems together: E_CONFIG with all of them', () => {
     const text = `${MINIMAL_YAML}auth: { token: '\${API_TOKEN}' }\nrateLimit: { maxRequests: lots }\n`;
     const error = configError(() => parse(text, {}));

@@ -54,6 +54,16 @@ describe('no config file: --openapi alone', () => {
     expect(config.auth).toEqual({});
   });
 
+  it('CONFORMANCE_TOKEN set but empty (a CI secret that is not defined) is an error, not "no token"', async () => {
+    const error = await errorOf(
+      loadConfig({ cwd: await tempFolder(), openapi: DOC, env: { CONFORMANCE_TOKEN: '' } }),
+    );
+    expect(error.code).toBe('E_CONFIG_ENV');
+    expect(error.problems).toEqual([
+      `${DOC}: auth.token: environment variable CONFORMANCE_TOKEN is empty (as CI sets a secret that is not defined): give it a token, or unset it to audit without credentials`,
+    ]);
+  });
+
   it('neither a config file nor --openapi: the usual error', async () => {
     const error = await errorOf(loadConfig({ cwd: await tempFolder(), env: {} }));
     expect(error.problems).toEqual([

@@ -1,0 +1,116 @@
+// `conformance demo --break`: a newcomer sees what a failure looks like, in every report.
+import { describe, expect, it } from '@jest/globals';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BREAK_DESCRIPTIONS, BREAK_NAMES, BREAK_RULES, breakFlagName } from '../../src/example-api/index.js';
+import { runCli } from '../../src/testing/cli-runner.js';
+
+const tempDir = () => mkdtemp(join(tmpdir(), 'conf-demo-'));
+
+interface Result {
+  status: string;
+  rules: string[];
+}
+
+describe('conformance demo --list-breaks', () => {
+  it('lists every break with the rules it breaks and one line on what it does', async () => {
+    const r = await runCli(['demo', '--list-breaks']);
+    expect(r.code).toBe(0);
+    for (const name of BREAK_NAMES) {
+      const line = r.stdout.split('\n').find((l) => l.trim().startsWith(`${breakFlagName(name)} `));
+      expect([name, line]).toEqual([name, expect.stringContaining(BREAK_DESCRIPTIONS[name])]);
+      expect(line).toContain(BREAK_RULES[name].join(','));
+    }
+    expect(r.stdout).toContain('conformance demo --break <name>');
+  });
+});
+
+describe('conformance demo --break', () => {
+  it('an unknown break is exit 2 with a suggestion, before the API starts', async () => {
+    const r = await runCli(['demo', '--break', 'delete-nop']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      'conformance: --break delete-nop: no such break (did you mean "delete-noop"?) (conformance demo --list-breaks shows them)\n',
+    );
+    expect(r.stdout).toBe('');
+  });
+
+  it('shows the failure in every report: console, JSON, JUnit, HTML, Markdown (exit 1)', async () => {
+    const out = await tempDir();
+    const r = await runCli([
+      'demo',
+      '--break',
+      'delete-noop',
+      '--out',
+      out,
+      '--no-color',
+      '--reporter',
+      'console,json,junit,html,markdown',
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain(
+      'with a break: delete-noop (DELETE answers 204 but the item stays readable: MTH-DELETE)',
+    );
+    expect(r.stdout).toMatch(/MTH-DELETE[\s\S]*still readable/);
+    const report = JSON.parse(await readFile(join(out, 'conformance.json'), 'utf8'));
+    const failed = (report.results as Result[]).filter((x) => x.status === 'failed');
+    expect(new Set(failed.flatMap((x) => x.rules))).toEqual(new Set(['MTH-DELETE']));
+    expect(await readFile(join(out, 'junit.xml'), 'utf8')).toMatch(/<failure[^>]*>[^<]*still readable/);
+    const html = await readFile(join(out, 'report.html'), 'utf8');
+    expect(html).toContain('MTH-DELETE');
+    expect(html).toContain('still readable');
+    expect(await readFile(join(out, 'summary.md'), 'utf8')).toMatch(
+      /❌[\s\S]*MTH-DELETE[\s\S]*still readable/,
+    );
+  });
+
+  it('takes several breaks, comma-separated or repeated, in either spelling', async () => {
+    const out = await tempDir();
+    const r = await runCli([
+      'demo',
+      '--break',
+      'read-status,notFound500',
+      '--break',
+      'TEXT_JSON',
+      '--only',
+      'MTH-READ,ERR-NOT-FOUND,GEN-JSON',
+      '--reporter',
+      'console,json',
+      '--out',
+      out,
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('with 3 breaks: read-status (');
+    expect(r.stdout).toContain('not-found-500 (');
+    expect(r.stdout).toContain('text-json (');
+    const report = JSON.parse(await readFile(join(out, 'conformance.json'), 'utf8'));
+    const failedRules = (report.results as Result[])
+      .filter((x) => x.status === 'failed')
+      .flatMap((x) => x.rules);
+    expect(new Set(failedRules)).toEqual(new Set(['MTH-READ', 'ERR-NOT-FOUND', 'GEN-JSON']));
+  });
+
+  it.each(BREAK_NAMES.map((name) => [breakFlagName(name), BREAK_RULES[name]] as const))(
+    '%s fails under its rules %p',
+    async (name, rules) => {
+      const out = await tempDir();
+      const r = await runCli([
+        'demo',
+        '--break',
+        name,
+        '--only',
+        rules.join(','),
+        '--reporter',
+        'json',
+        '--out',
+        out,
+      ]);
+      expect([0, 1]).toContain(r.code);
+      const report = JSON.parse(await readFile(join(out, 'conformance.json'), 'utf8'));
+      const failed = (report.results as Result[]).filter((x) => x.status === 'failed');
+      expect(failed.length).toBeGreaterThan(0);
+      for (const result of failed) expect(result.rules.some((rule) => rules.includes(rule))).toBe(true);
+    },
+  );
+});
