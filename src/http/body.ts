@@ -5,6 +5,9 @@ import { runInNewContext } from 'node:vm';
 /** Bytes of a body kept once it is known to be over the cap: enough for evidence, small enough to hold many. */
 export const KEPT_WHEN_TRUNCATED = 64 * 1024;
 
+/** Bodies smaller than this are not counted as held by their exchange (see `BodyLimits.hold`). */
+export const HELD_FROM = 64 * 1024;
+
 /** Bodies over the cap after which later bodies are read only to REDUCED_CAP. */
 export const OVER_CAP_BEFORE_REDUCING = 3;
 /** The cap once a service has shown that it sends huge bodies. */
@@ -88,21 +91,14 @@ export class BodyLimits {
    * that holds even then (a service answering every write with a decompression bomb must not hold
    * the cap per write).
    */
-  async acquire(
-    n: number,
-    options: { essential?: boolean; until?: number; reader?: object } = {},
-  ): Promise<boolean> {
+  async acquire(n: number, options: Claim = {}): Promise<boolean> {
+    if (this.grab(n, options)) return true;
     const heldLimit = options.essential ? 2 * this.budget : this.budget;
     if (this.held > heldLimit) {
       await this.relieve();
       if (this.held > heldLimit) return false;
     }
-    const fits = (): boolean => {
-      const oldest = options.reader === undefined || this.readers[0] === options.reader;
-      if (this.used + n > (oldest ? this.budget : this.budget - this.fullCap)) return false;
-      this.used += n;
-      return true;
-    };
+    const fits = (): boolean => this.grab(n, options, false);
     if (fits()) return true;
     const until = options.until ?? 0;
     while (Date.now() < until) {
@@ -110,6 +106,18 @@ export class BodyLimits {
       if (fits()) return true;
     }
     if (!options.essential || this.used + n > 2 * this.budget) return false;
+    this.used += n;
+    return true;
+  }
+
+  /**
+   * `acquire` without waiting or collecting: true when the bytes fit now (the common case, so a
+   * body of many chunks pays no promise per chunk).
+   */
+  grab(n: number, options: Claim = {}, checkHeld = true): boolean {
+    if (checkHeld && this.held > (options.essential ? 2 : 1) * this.budget) return false;
+    const oldest = options.reader === undefined || this.readers[0] === options.reader;
+    if (this.used + n > (oldest ? this.budget : this.budget - this.fullCap)) return false;
     this.used += n;
     return true;
   }
@@ -123,9 +131,14 @@ export class BodyLimits {
     for (const wake of [...this.waiting]) wake();
   }
 
-  /** Counts `n` bytes as held until `owner` (the exchange holding them) is garbage-collected. */
+  /**
+   * Counts `n` bytes as held until `owner` (the exchange holding them) is garbage-collected. Bodies
+   * under HELD_FROM are not counted: what a check can hoard of them stays small, and watching
+   * every exchange for its collection delays the collection of all of them (10 MB more at peak
+   * in an audit of 18,000 small answers).
+   */
   hold(owner: object, n: number): void {
-    if (n <= 0) return;
+    if (n < HELD_FROM) return;
     this.held += n;
     this.released.register(owner, n);
   }
@@ -151,6 +164,16 @@ export class BodyLimits {
       this.waiting.add(wake);
     });
   }
+}
+
+/** Who asks `BodyLimits.acquire` for bytes, and how long it may wait. */
+export interface Claim {
+  /** The 2xx answer to a write (see `acquire`). */
+  essential?: boolean;
+  /** Until when (a Date.now() time) the reader may wait. */
+  until?: number;
+  /** The body being read (from `enter`). */
+  reader?: object;
 }
 
 /** Why reading stopped early (E_BODY_TOO_LARGE: over the cap; E_BODY_BUDGET: memory budget spent). */
@@ -235,7 +258,7 @@ export async function readBody(
   let held = 0;
   let declared = contentLength !== undefined && contentLength <= cap ? contentLength : undefined;
   if (declared !== undefined && declared > KEPT_WHEN_TRUNCATED) {
-    if (await limits.acquire(declared, budget)) held = declared;
+    if (limits.grab(declared, budget) || (await limits.acquire(declared, budget))) held = declared;
     else {
       limit = KEPT_WHEN_TRUNCATED;
       atLimit = cut(0);
@@ -258,7 +281,7 @@ export async function readBody(
       const after = size + chunk.length;
       if (after > limit) stopped = atLimit;
       else if (after > Math.max(free, held)) {
-        if (await limits.acquire(after - held, budget)) held = after;
+        if (limits.grab(after - held, budget) || (await limits.acquire(after - held, budget))) held = after;
         else stopped = cut(size);
       }
       if (stopped) {
