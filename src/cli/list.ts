@@ -1,5 +1,5 @@
 // `conformance list` and `conformance explain`: what the catalogue checks, and why.
-import type { Check } from '../core/check.js';
+import type { Check, Writes } from '../core/check.js';
 import { RULE_DOCS } from '../core/rule-docs.js';
 import { findRule, RULES, type Rule } from '../core/rules.js';
 import { selectorPattern } from '../engine/plan.js';
@@ -42,12 +42,19 @@ function ruleText(rule: Rule, indent: string): string[] {
   ];
 }
 
+/** What `--read-only` does with an active check, as `explain` says it. */
+const WRITES: Record<Writes, string> = {
+  required: 'Writes test data (skipped under --read-only)',
+  'when-allowed': 'Read-only safe (its writes are left out under --read-only)',
+  none: 'Read-only safe',
+};
+
 /** One check: what it sends, what passes, why, and each of its rules with the conventions quoted. */
 function explainCheck(check: Check): string {
   const rules = check.rules.map((id) => findRule(id)).filter((r) => r !== undefined);
   return [
     `${check.id} — ${check.title}`,
-    `Rules: ${check.rules.join(', ')}   Severity: ${check.severity}   Suite: ${check.suite}   ${check.kind === 'observer' ? 'Judges every exchange' : check.mutates ? 'Writes test data (skipped under --read-only)' : 'Read-only safe'}`,
+    `Rules: ${check.rules.join(', ')}   Severity: ${check.severity}   Suite: ${check.suite}   ${check.kind === 'observer' ? 'Judges every exchange' : WRITES[check.writes]}`,
     '',
     `What it sends:  ${check.description.sends}`,
     `What passes:    ${check.description.passes}`,

@@ -74,6 +74,9 @@ export function mergeRuns(runs: RunResult[]): RunResult {
       ...(ordered.some((r) => r.cleanup.recovered)
         ? { recovered: ordered.flatMap((r) => r.cleanup.recovered ?? []) }
         : {}),
+      ...(ordered.some((r) => r.cleanup.deletedWithErrorBody)
+        ? { deletedWithErrorBody: ordered.flatMap((r) => r.cleanup.deletedWithErrorBody ?? []) }
+        : {}),
     },
     ...(ordered.some((r) => r.interrupted) ? { interrupted: true } : {}),
     ...(notProbed.length > 0 ? { notProbed } : {}),

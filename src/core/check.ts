@@ -1,5 +1,16 @@
 // The check API: what a check declares and the context it runs with (model: ESLint rule meta + create).
-import type { AuditConfig, Evidence, Operation, ResourceConfig, Secret, Severity } from './types.js';
+import type { AuditConfig, Evidence, ResourceConfig, Severity } from './types.js';
+import type { CheckContext, ResourceCheckContext } from './context.js';
+
+export type {
+  CheckContext,
+  Clock,
+  Delivery,
+  ItemToWorkOn,
+  ResourceCheckContext,
+  StateService,
+  WebhookReceiverHandle,
+} from './context.js';
 
 /** Which credential a request carries. A `{ authorization }` object sends that header value as-is. */
 export type AuthChoice = 'full' | 'limited' | 'none' | { authorization: string };
@@ -108,69 +119,6 @@ export interface Failure {
   severity?: Severity;
 }
 
-export interface CheckContext {
-  config: AuditConfig;
-  /** The resource under test (resource-scoped checks); undefined for API-wide checks. */
-  resource: ResourceConfig | undefined;
-  readOnly: boolean;
-  /** The user's cap on the audit's request rate (--max-rps), when set. */
-  maxRps?: number;
-  /** Aborted when the run is interrupted: stop sending. */
-  signal: AbortSignal;
-  /** Sends one request through the audit's client (time-outs, caps, 429 back-off, evidence). */
-  send(options: SendOptions): Promise<Exchange>;
-  /** Opens a keep-alive connection of the check's own, for probes that need requests on one socket. */
-  pinConnection(): PinnedConnection;
-  /**
-   * Registers a value derived from a secret (e.g. the token with a character changed) so that no
-   * report shows it; give `shell` so curl lines can rebuild it (`${CONFORMANCE_TOKEN%?}x`).
-   */
-  addSecret(secret: Secret): void;
-  /** Path of the resource's collection (relative to the base URL). */
-  collectionPath(resource?: ResourceConfig): string;
-  /**
-   * Path of one item of the resource: the id percent-encoded as one path segment. Skips the check
-   * for an id no URL can address as one item ("." or "..", also between slashes).
-   */
-  itemPath(id: string, resource?: ResourceConfig): string;
-  /**
-   * Creates an item with the full token (default body: the resource's sample) and registers it
-   * for cleanup. Skips the check when creating is impossible (no create operation, no sample)
-   * and fails it when the service does not answer 2xx with a usable id.
-   */
-  create(options?: {
-    body?: unknown;
-    resource?: ResourceConfig;
-    headers?: Record<string, string>;
-  }): Promise<Created>;
-  /**
-   * What the audit made of the answer to a POST on a collection this check sent with `send`:
-   * adopted as a new item, an item of the audit's own, refused (never touched), or naming no id.
-   * Undefined for any other exchange, and for a create that got no complete answer.
-   */
-  creation(exchange: Exchange): Adoption | undefined;
-  /** An id that was never issued, shaped like the resource's ids and proven absent by a GET. */
-  unknownId(resource?: ResourceConfig): Promise<string>;
-  /** Tells the ledger the audit itself removed this item (so cleanup does not retry it). */
-  markDeleted(path: string): void;
-  /** Registers something else the audit created (e.g. a webhook subscription) for deletion at the end. */
-  track(path: string, label: string): void;
-  /** Reports something the audit created but cannot delete (no id, no Location): the report lists it. */
-  leftover(label: string, url: string, reason: string): void;
-  /**
-   * A value shared by every check of one run: the first caller computes it, later callers get the
-   * same promise (e.g. one rate-limit burst that two checks judge). `compute` runs with the first
-   * caller's context, so it returns data and never calls `fail`; a skip inside it skips every caller.
-   */
-  shared<T>(key: string, compute: () => Promise<T>): Promise<T>;
-  /** Records a failure; the check goes on unless it returns. Several failures make one failed result. */
-  fail(failure: Failure): void;
-  /** Ends the check as skipped with this reason (throws a signal the engine catches). */
-  skip(reason: string): never;
-  /** Requires the resource to declare these operations; skips otherwise. */
-  requireOperations(...operations: Operation[]): void;
-}
-
 export interface CheckDescription {
   /** What the check sends. */
   sends: string;
@@ -192,27 +140,66 @@ interface CheckBase {
   description: CheckDescription;
 }
 
-/** A check that sends its own requests. */
-export interface ActiveCheck extends CheckBase {
+/**
+ * How an active check may be scheduled: the one declaration the scheduler reads (locks, order,
+ * once per resource or once per run). A check that compares state must not run beside one that
+ * changes it; everything else may overlap.
+ *
+ * - `own-items`: once per resource. It changes (and reads) only items it created itself, or reads
+ *   listed ones, and compares nothing beyond them: it may run beside other `own-items` checks of
+ *   its resource (a shared lock), never beside a `compares-collection` one.
+ * - `compares-collection`: once per resource. It compares the state of its collection (reads
+ *   before and after a request, looks for items in the list) or removes items: it runs alone on
+ *   its resource (an exclusive lock). Other resources are audited meanwhile.
+ * - `api-read`: once per run. It changes no collection (reads, or requests any server must
+ *   refuse) and compares none: it runs beside anything.
+ * - `api-writes`: once per run. It may change any collection (e.g. webhooks triggered by
+ *   operations on several resources): it runs alone, holding every resource.
+ * - `alone-last`: once per run, after every other check, one at a time (the rate-limit burst:
+ *   nothing else may share the service's budget or be refused because of it).
+ */
+export type Schedule = ResourceSchedule | ApiSchedule;
+/** The schedules of checks that run once per declared resource (see `Schedule`). */
+export type ResourceSchedule = 'own-items' | 'compares-collection';
+/** The schedules of checks that run once per run (see `Schedule`). */
+export type ApiSchedule = 'api-read' | 'api-writes' | 'alone-last';
+
+/** The schedules that run once per resource. */
+export const RESOURCE_SCHEDULES: readonly ResourceSchedule[] = ['own-items', 'compares-collection'];
+
+/**
+ * What a check needs to write, which decides what `--read-only` does with it:
+ * - `required`: it changes state to judge anything (creates, changes, deletes): skipped whole;
+ * - `when-allowed`: it judges what it can without writing (reads listed items, sends only requests
+ *   any server must refuse) and its writes are left out;
+ * - `none`: it never sends a request that could change state.
+ */
+export type Writes = 'required' | 'when-allowed' | 'none';
+
+interface ActiveBase extends CheckBase {
   kind: 'active';
-  /** 'resource': run once per declared resource; 'api': once per run. */
-  scope: 'resource' | 'api';
-  /** True when it may change state: skipped under --read-only. */
-  mutates: boolean;
-  /** Run last and alone (e.g. the rate-limit burst). */
-  exclusive?: boolean;
-  /**
-   * Which collections it may change, so the scheduler never runs it beside a check that compares
-   * their state. Default: its own resource for resource scope; every resource for mutating API checks.
-   */
-  touches?: 'own' | 'all' | 'none';
-  /**
-   * 'shared': it only adds and changes items of its own and compares nothing beyond them, so it
-   * may run beside other shared checks of the same resource (never beside an exclusive one).
-   * Default 'exclusive': it compares a collection's state (or removes items), so it runs alone.
-   */
-  isolation?: 'shared' | 'exclusive';
+  /** See `Writes`: what `--read-only` does with the check. */
+  writes: Writes;
+}
+
+/** An active check run once per declared resource: its context always names the resource. */
+export interface ResourceCheck extends ActiveBase {
+  schedule: ResourceSchedule;
+  run(ctx: ResourceCheckContext): Promise<void>;
+}
+
+/** An active check run once per run (API-wide). */
+export interface ApiCheck extends ActiveBase {
+  schedule: ApiSchedule;
   run(ctx: CheckContext): Promise<void>;
+}
+
+/** A check that sends its own requests. */
+export type ActiveCheck = ResourceCheck | ApiCheck;
+
+/** True for a check run once per declared resource. */
+export function isResourceCheck(check: ActiveCheck): check is ResourceCheck {
+  return (RESOURCE_SCHEDULES as readonly string[]).includes(check.schedule);
 }
 
 /**
@@ -278,6 +265,14 @@ export interface ObserverCheck extends CheckBase {
 }
 
 export type Check = ActiveCheck | ObserverCheck;
+
+/**
+ * Thrown by `ctx.skip()` and caught by the engine (the check ends skipped with the reason). A check
+ * that must go on after a part of it was skipped catches it (`err instanceof SkipSignal`).
+ */
+export class SkipSignal {
+  constructor(readonly reason: string) {}
+}
 
 /** Identity function that gives a check its type (and a place for future validation). */
 export function defineCheck<T extends Check>(check: T): T {

@@ -187,6 +187,11 @@ export interface CleanupReport {
    * an item that existed before), found in the collection and deleted; counted in `deleted`.
    */
   recovered?: Array<{ resource: string; url: string; reason: string }>;
+  /**
+   * Items deleted whose read-back answers 2xx with an error object instead of 404 (ERR-STATUS's
+   * finding): deleted, counted in `deleted`, not left over; the reason says so.
+   */
+  deletedWithErrorBody?: Array<{ resource: string; url: string; reason: string }>;
 }
 
 export interface RunResult {

@@ -2,7 +2,7 @@
 import type { AuditConfig, CleanupReport, ResourceConfig } from '../core/types.js';
 import type { HttpClient } from '../http/client.js';
 import { idOf, unwrapItem } from '../core/shapes.js';
-import { is2xx } from '../core/verdicts.js';
+import { deletedWithErrorBody, existence } from '../core/error-body.js';
 import { compareWritten } from '../core/written.js';
 import type { Ledger, LedgerEntry } from './ledger.js';
 import type { Custody } from './custody.js';
@@ -12,9 +12,10 @@ import { recover } from './recovery.js';
  * First looks for what creates without a usable answer stored (see recover). Then, for every
  * ledger entry not yet deleted: reads it back and deletes it only when the read-back still holds
  * what the audit wrote (else it is reported as not deleted, with the reason); 2xx, 404 and 410 count
- * as gone. Then reads every entry back: an item a DELETE "removed" that still answers 2xx is
- * reported as left behind, so a service whose DELETE does nothing cannot make the report claim a
- * clean run.
+ * as gone. Then reads every entry back: an item a DELETE "removed" that still reads as an item (a
+ * 2xx that is not an error object) is reported as left behind, so a service whose DELETE does
+ * nothing cannot make the report claim a clean run. A read-back that answers 2xx with an error
+ * object proves no item: it is deleted, and the report says the API answers so (ERR-STATUS).
  */
 export async function cleanup(
   client: HttpClient,
@@ -24,12 +25,13 @@ export async function cleanup(
 ): Promise<CleanupReport> {
   const recovery = await recover(client, ledger, custody, config);
   const leftovers: CleanupReport['leftovers'] = [...ledger.untrackableLeftovers, ...recovery.leftovers];
+  const errorBodies: NonNullable<CleanupReport['deletedWithErrorBody']> = [];
   let deleted = 0;
   for (const entry of ledger.all()) {
     const url = client.redactor.text(client.resolve(entry.path));
     let deletion = 'an earlier DELETE';
+    const r = config.resources.find((res) => res.name === entry.resource);
     if (!entry.deleted) {
-      const r = config.resources.find((res) => res.name === entry.resource);
       const changed = r ? await notAsWritten(client, entry, r, config.ignoreFields) : undefined;
       if (changed) {
         leftovers.push({
@@ -56,13 +58,21 @@ export async function cleanup(
       deletion = `DELETE answered ${status}`;
     }
     const check = await client.send({ method: 'GET', path: entry.path, auth: 'full' });
-    if (check.status !== undefined && check.status >= 200 && check.status < 300) {
+    const now = existence(check, r?.idField ?? 'id');
+    if (now === 'exists') {
       leftovers.push({
         resource: entry.resource,
         url,
         reason: `${deletion}, but GET still answers ${check.status}: the item is still there`,
       });
       continue;
+    }
+    if (now === 'error-body') {
+      errorBodies.push({
+        resource: entry.resource,
+        url,
+        reason: `${deletion}; ${deletedWithErrorBody(check.status as number)}`,
+      });
     }
     deleted++;
   }
@@ -71,6 +81,7 @@ export async function cleanup(
     deleted,
     leftovers,
     ...(recovery.recovered.length > 0 ? { recovered: recovery.recovered } : {}),
+    ...(errorBodies.length > 0 ? { deletedWithErrorBody: errorBodies } : {}),
   };
 }
 
@@ -87,7 +98,8 @@ async function notAsWritten(
 ): Promise<string | undefined> {
   if (entry.written.length === 0 || !r.operations.includes('read')) return undefined;
   const read = await client.send({ method: 'GET', path: entry.path, auth: 'full' }, r.name);
-  if (!is2xx(read) || !read.isJson) return undefined;
+  // Only an item can contradict what was written (a 2xx error object is none).
+  if (existence(read, r.idField) !== 'exists' || !read.isJson) return undefined;
   const id = idOf(unwrapItem(read.json, r.idField), r.idField);
   const ownId = decodeURIComponent(entry.path.slice(entry.path.lastIndexOf('/') + 1));
   if (id !== undefined && id !== ownId && id.toLowerCase() !== ownId.toLowerCase()) {

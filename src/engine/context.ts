@@ -1,25 +1,37 @@
 // The context a check runs with: sending through the shared client, creating test data, verdicts.
 import { randomUUID } from 'node:crypto';
-import type {
-  ActiveCheck,
-  Adoption,
-  CheckContext,
-  Created,
-  Exchange,
-  Failure,
-  PinnedConnection,
-  SendOptions,
+import {
+  SkipSignal,
+  type ActiveCheck,
+  type Adoption,
+  type CheckContext,
+  type Clock,
+  type Created,
+  type Exchange,
+  type Failure,
+  type ItemToWorkOn,
+  type PinnedConnection,
+  type ResourceCheckContext,
+  type SendOptions,
+  type WebhookReceiverHandle,
 } from '../core/check.js';
-import type { AuditConfig, Operation, ResourceConfig, Secret } from '../core/types.js';
-import { idOf, unwrapItem, unwrapList } from '../core/shapes.js';
+import type {
+  AuditConfig,
+  Evidence,
+  Operation,
+  ResourceConfig,
+  Secret,
+  WebhookReceiverConfig,
+} from '../core/types.js';
+import { idOf, listIds, unwrapItem, unwrapList } from '../core/shapes.js';
 import type { HttpClient } from '../http/client.js';
+import { curlLine } from '../http/curl.js';
 import type { Ledger } from './ledger.js';
 import { itemPathOf, type Custody } from './custody.js';
+import { StateReader } from './state-service.js';
+import { deliveryEvidence, WebhookReceiver } from './webhook-receiver.js';
 
-/** Thrown by ctx.skip(); caught by the engine. */
-export class SkipSignal {
-  constructor(readonly reason: string) {}
-}
+export { SkipSignal };
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -34,6 +46,8 @@ export interface ContextDeps {
   signal: AbortSignal;
   /** Values shared by the checks of one run (see CheckContext.shared). */
   shared?: Map<string, Promise<unknown>>;
+  /** The run's clock (the client's too). */
+  clock: Clock;
 }
 
 /** Per-task context; collects failures for the engine to turn into a result. */
@@ -43,6 +57,7 @@ export class TaskContext implements CheckContext {
   readonly readOnly: boolean;
   readonly maxRps: number | undefined;
   readonly signal: AbortSignal;
+  readonly clock: Clock;
 
   constructor(
     private readonly deps: ContextDeps,
@@ -53,6 +68,7 @@ export class TaskContext implements CheckContext {
     this.readOnly = deps.readOnly;
     this.maxRps = deps.maxRps;
     this.signal = deps.signal;
+    this.clock = deps.clock;
   }
 
   async send(options: SendOptions): Promise<Exchange> {
@@ -162,15 +178,26 @@ export class TaskContext implements CheckContext {
       );
   }
 
+  canCreate(resource?: ResourceConfig): boolean {
+    return this.createBlocker(resource ?? this.requireResource()) === undefined;
+  }
+
+  /** Why the audit may not make test data in the resource (with `body` as the payload), if it may not. */
+  private createBlocker(r: ResourceConfig, body: unknown = r.sample): string | undefined {
+    if (!r.operations.includes('create'))
+      return `${r.name} does not declare the create operation, so the audit cannot make test data`;
+    if (body === undefined) return `${r.name} has no sample payload to create test data with`;
+    if (this.readOnly) return '--read-only: this check needs to create test data';
+    return undefined;
+  }
+
   async create(
     options: { body?: unknown; resource?: ResourceConfig; headers?: Record<string, string> } = {},
   ): Promise<Created> {
     const r = options.resource ?? this.requireResource();
-    if (!r.operations.includes('create'))
-      this.skip(`${r.name} does not declare the create operation, so the audit cannot make test data`);
     const body = options.body ?? r.sample;
-    if (body === undefined) this.skip(`${r.name} has no sample payload to create test data with`);
-    if (this.readOnly) this.skip('--read-only: this check needs to create test data');
+    const blocker = this.createBlocker(r, body);
+    if (blocker !== undefined) this.skip(blocker);
     const exchange = await this.send({ method: 'POST', path: r.path, json: body, headers: options.headers });
     const status = exchange.status ?? 0;
     if (status < 200 || status > 299) {
@@ -219,6 +246,60 @@ export class TaskContext implements CheckContext {
     );
   }
 
+  async items(n: number, options: { atLeast?: number } = {}): Promise<ItemToWorkOn[]> {
+    const r = this.requireResource();
+    const atLeast = options.atLeast ?? 1;
+    if (this.canCreate(r)) {
+      const out: ItemToWorkOn[] = [];
+      for (let i = 0; i < n; i++) {
+        const created = await this.create({ resource: r });
+        out.push({ id: created.id, path: created.path, origin: 'created', created });
+      }
+      return out;
+    }
+    const why = this.createBlocker(r) as string;
+    let listed: string[] = [];
+    if (r.operations.includes('list')) {
+      const list = await this.send({ method: 'GET', path: r.path });
+      listed = list.status === 200 ? (listIds(list.json, r.idField, r.name) ?? []) : [];
+    }
+    if (listed.length < atLeast) {
+      const where = r.operations.includes('list')
+        ? `the collection lists ${listed.length === 0 ? 'none' : `only ${listed.length}`} with a "${r.idField}"`
+        : `${r.name} declares no list operation to find one in`;
+      this.skip(
+        `no ${r.name} item${atLeast > 1 ? 's' : ''} to work on: the audit cannot create one (${why}) and ${where}`,
+      );
+    }
+    return listed.slice(0, n).map((id) => ({ id, path: this.itemPath(id, r), origin: 'listed' }));
+  }
+
+  notSent(request: { method?: string; path: string }, why: string): Evidence {
+    const client = this.deps.client;
+    const method = request.method ?? 'GET';
+    const url = client.resolve(request.path);
+    return {
+      request: { method, url: client.redactor.text(url), headers: {}, body: null },
+      response: null,
+      notes: [`not sent: ${why}`],
+      curl: curlLine({ method, url, headers: {} }, client.redactor),
+    };
+  }
+
+  async webhookReceiver(where: WebhookReceiverConfig = {}): Promise<WebhookReceiverHandle> {
+    const receiver = await WebhookReceiver.start(where);
+    const secrets = this.config.secrets;
+    return {
+      url: receiver.url,
+      deliveries: () => receiver.deliveries(),
+      dropped: () => receiver.dropped(),
+      mark: () => receiver.mark(),
+      waitFor: (accept, options) => receiver.waitFor(accept, options),
+      evidence: (delivery) => deliveryEvidence(delivery, receiver.url, secrets),
+      close: () => receiver.close(),
+    };
+  }
+
   markDeleted(path: string): void {
     this.deps.ledger.markDeleted(path);
   }
@@ -249,9 +330,20 @@ export class TaskContext implements CheckContext {
     throw new SkipSignal(reason);
   }
 
-  private requireResource(): ResourceConfig {
+  protected requireResource(): ResourceConfig {
     if (!this.resource) throw new Error(`check ${this.check.id} is API-wide and named no resource`);
     return this.resource;
+  }
+}
+
+/** The context of a check run once per resource: the resource is always set, with its state service. */
+export class ResourceTaskContext extends TaskContext implements ResourceCheckContext {
+  declare readonly resource: ResourceConfig;
+  readonly state: StateReader;
+
+  constructor(deps: ContextDeps, check: ActiveCheck, resource: ResourceConfig) {
+    super(deps, check, resource);
+    this.state = new StateReader(resource, deps.config, check.rules, (o) => this.send(o));
   }
 }
 

@@ -1,5 +1,5 @@
 // The plan: which checks run on which resources, after --only/--skip and sharding.
-import type { ActiveCheck, Check, ObserverCheck } from '../core/check.js';
+import { isResourceCheck, type ActiveCheck, type Check, type ObserverCheck } from '../core/check.js';
 import type { AuditConfig, ResourceConfig } from '../core/types.js';
 import { didYouMean } from '../config/suggest.js';
 
@@ -15,8 +15,8 @@ export interface Task {
 
 export interface Plan {
   tasks: Task[];
-  /** Tasks run last, one at a time, after every other task. */
-  exclusive: Task[];
+  /** Tasks of `alone-last` checks: run after every other task, one at a time. */
+  last: Task[];
   observers: ObserverCheck[];
   resources: ResourceConfig[];
 }
@@ -67,11 +67,11 @@ export function buildPlan(config: AuditConfig, catalogue: Check[], options: Plan
   // API-wide checks belong to the first shard only, so a merged set of shards has each once.
   const apiHere = !options.shard || options.shard.index === 1;
   const tasks: Task[] = [];
-  const exclusive: Task[] = [];
+  const last: Task[] = [];
   for (const check of chosen) {
     if (check.kind !== 'active') continue;
-    const list = check.exclusive ? exclusive : tasks;
-    if (check.scope === 'api') {
+    const list = check.schedule === 'alone-last' ? last : tasks;
+    if (!isResourceCheck(check)) {
       if (apiHere) list.push({ check });
     } else {
       for (const resource of resources) list.push({ check, resource });
@@ -82,16 +82,16 @@ export function buildPlan(config: AuditConfig, catalogue: Check[], options: Plan
     // Observers send nothing: the checks --only left out still run (unless --skip names them),
     // silently, so there is traffic to judge.
     for (const check of catalogue) {
-      if (check.kind !== 'active' || check.exclusive || chosen.includes(check)) continue;
+      if (check.kind !== 'active' || check.schedule === 'alone-last' || chosen.includes(check)) continue;
       if ((options.skip ?? []).some((s) => selects(s, check))) continue;
-      if (check.scope === 'api') {
+      if (!isResourceCheck(check)) {
         if (apiHere) tasks.push({ check, silent: true });
       } else {
         for (const resource of resources) tasks.push({ check, resource, silent: true });
       }
     }
   }
-  return { tasks, exclusive, observers, resources };
+  return { tasks, last, observers, resources };
 }
 
 /** Problems with --only/--skip selectors that name no check, rule or suite (a typo would pass silently). */

@@ -6,7 +6,10 @@ import type { AuditConfig, CheckResult, RunResult, Severity } from '../core/type
 import { toolVersion } from '../core/paths.js';
 import { ConformanceError, UnreachableError } from '../core/errors.js';
 import { HttpClient, type Clock } from '../http/client.js';
-import { SkipSignal, TaskContext, type ContextDeps } from './context.js';
+import { sleep } from '../http/retry.js';
+import { isResourceCheck, SkipSignal } from '../core/check.js';
+import { ResourceTaskContext, TaskContext, type ContextDeps } from './context.js';
+import { lockSpec } from './schedule.js';
 import { Ledger } from './ledger.js';
 import { Custody } from './custody.js';
 import { buildPlan, type Task } from './plan.js';
@@ -40,9 +43,12 @@ export interface RunOptions {
   skipPreflight?: boolean;
   /** `--force`: audit even when every declared collection answers 404 (a base URL missing a prefix). */
   force?: boolean;
-  /** Clock of the HTTP client's waits (429 pauses, --max-rps); tests inject a fake one. */
+  /** The run's clock: the HTTP client's waits (429 pauses, --max-rps) and the checks' (`ctx.clock`); tests inject a fake one. */
   clock?: Clock;
 }
+
+/** Real time. */
+const REAL_CLOCK: Clock = { now: () => Date.now(), sleep };
 
 /** Problems whose exchanges a failed result keeps, and the most exchanges it keeps in all. */
 const EVIDENCE_PROBLEMS = 10;
@@ -53,6 +59,7 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
   const started = Date.now();
   const startedAt = new Date(started).toISOString();
   const signal = options.signal ?? new AbortController().signal;
+  const clock = options.clock ?? REAL_CLOCK;
   // Every request waiting out a 429 or the --max-rps spacing listens to it: many at once is normal.
   setMaxListeners(0, signal);
   const plan = buildPlan(config, options.catalogue, {
@@ -73,7 +80,7 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
     maxRps: options.maxRps,
     defaultRetryWaitMs: config.rateLimit.waitMs,
     signal,
-    clock: options.clock,
+    clock,
     userAgent: `conformance/${toolVersion()}`,
     onNote: options.onNote,
     onExchange: (exchange) => {
@@ -94,8 +101,7 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
     const reported = plan.tasks.filter((t) => !t.silent).length;
     // Observers give a row per resource plus at most one API-wide row each: an upper bound until
     // their results are known, then exact, so progress never shows 100% before the last result.
-    let total =
-      reported + plan.exclusive.length + hub.expectedResults(plan.resources) + plan.observers.length;
+    let total = reported + plan.last.length + hub.expectedResults(plan.resources) + plan.observers.length;
     // One instant for every waiver, so a waiver cannot expire halfway through a run.
     const waiverNow = options.now?.() ?? new Date(started);
     const record = (raw: CheckResult): void => {
@@ -114,23 +120,24 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
       maxRps: options.maxRps,
       signal,
       shared,
+      clock,
     };
-    const locks = new Locks(config.resources.map((r) => r.name));
+    const names = config.resources.map((r) => r.name);
+    const locks = new Locks(names);
     const limit = pLimit(Math.max(1, options.concurrency ?? 8));
     await Promise.all(
       plan.tasks.map((task) =>
         // Locks first, then a slot: a task waiting for a busy resource must not hold one of the
         // `concurrency` slots (with few resources, that left every other task waiting too).
-        locks
-          .with(
-            lockSet(task, config),
-            () => limit(() => runTask(task, deps)),
-            task.check.isolation ?? 'exclusive',
-          )
-          .then((result) => (task.silent ? undefined : record(result))),
+        {
+          const lock = lockSpec(task.check.schedule, task.resource?.name, names);
+          return locks
+            .with(lock.names, () => limit(() => runTask(task, deps)), lock.mode)
+            .then((result) => (task.silent ? undefined : record(result)));
+        },
       ),
     );
-    for (const task of plan.exclusive) record(await runTask(task, deps));
+    for (const task of plan.last) record(await runTask(task, deps));
     const observed = hub.results(plan.resources);
     total = results.length + observed.length;
     for (const result of observed) record(result);
@@ -245,14 +252,6 @@ function redactResult(result: CheckResult, client: HttpClient): CheckResult {
   };
 }
 
-function lockSet(task: Task, config: AuditConfig): string[] {
-  const touches =
-    task.check.touches ?? (task.check.scope === 'resource' ? 'own' : task.check.mutates ? 'all' : 'none');
-  if (touches === 'none') return [];
-  if (touches === 'all' || !task.resource) return config.resources.map((r) => r.name);
-  return [task.resource.name];
-}
-
 /** Runs one check on one resource; never throws. */
 export async function runTask(task: Task, deps: ContextDeps): Promise<CheckResult> {
   const { check, resource } = task;
@@ -266,12 +265,15 @@ export async function runTask(task: Task, deps: ContextDeps): Promise<CheckResul
   if (deps.signal.aborted) return done({ status: 'skipped', message: 'not run: the audit was interrupted' });
   const stopped = deps.client.stoppedAnswering;
   if (stopped) return done({ status: 'skipped', message: `not run: ${stopped}` });
-  if (deps.readOnly && check.mutates) {
+  if (deps.readOnly && check.writes === 'required') {
     return done({ status: 'skipped', message: '--read-only: this check changes state on the service' });
   }
-  const ctx = new TaskContext(deps, check, resource);
+  const own = isResourceCheck(check) && resource ? new ResourceTaskContext(deps, check, resource) : undefined;
+  const ctx = own ?? new TaskContext(deps, check, resource);
   try {
-    await check.run(ctx);
+    if (!isResourceCheck(check)) await check.run(ctx);
+    else if (own) await check.run(own);
+    else throw new Error(`check ${check.id} runs once per resource and was given none`);
   } catch (err) {
     if (err instanceof SkipSignal) {
       // Failures found before the skip still count.

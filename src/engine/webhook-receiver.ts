@@ -1,30 +1,14 @@
 // The audit's own webhook receiver: an HTTP server that records deliveries and wakes whoever awaits one.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import type { Delivery } from '../core/context.js';
 import type { Evidence, Secret } from '../core/types.js';
 import { curlLine } from '../http/curl.js';
 import { ownCopy } from '../core/shapes.js';
 import { parseJson } from '../http/json.js';
 import { Redactor } from '../http/redact.js';
 
-/** One request the receiver got, as it arrived (the raw bytes are what a signature covers). */
-export interface Delivery {
-  /** Order of arrival, from 1. */
-  seq: number;
-  receivedAt: number;
-  method: string;
-  /** Request target as sent (path and query). */
-  target: string;
-  /** Header names lower-cased; repeated headers joined with ', '. */
-  headers: Record<string, string>;
-  /** The raw body (cut at the cap, see `truncated`). */
-  body: Buffer;
-  text: string;
-  /** Parsed JSON, or undefined when the body is empty or not JSON. */
-  json: unknown;
-  isJson: boolean;
-  truncated: boolean;
-}
+export type { Delivery };
 
 export interface ReceiverOptions {
   /** Interface to listen on (default 127.0.0.1). */

@@ -173,9 +173,18 @@ function notProbedBlock(run: RunResult, c: ChalkInstance): string[] {
 function cleanupBlock(run: RunResult, c: ChalkInstance): string[] {
   const leftovers = run.cleanup?.leftovers ?? [];
   const recovered = run.cleanup?.recovered ?? [];
+  const errorBodies = run.cleanup?.deletedWithErrorBody ?? [];
   const line = (l: { resource: string; url: string; reason: string }): string =>
     `  ${visible(l.resource)} ${visible(l.url)}: ${visible(firstLine(l.reason))}`;
   return [
+    ...(errorBodies.length === 0
+      ? []
+      : [
+          c.bold(
+            `Cleanup: deleted ${plural(errorBodies.length, 'item')} whose read-back answers 2xx with an error body (see ERR-STATUS)`,
+          ),
+          ...errorBodies.map(line),
+        ]),
     ...(recovered.length === 0
       ? []
       : [

@@ -336,18 +336,32 @@ function notProbedBlock(run: RunResult): Html | false {
 
 function cleanupBlock(run: RunResult): Html | false {
   const leftovers = run.cleanup?.leftovers ?? [];
-  if (leftovers.length === 0) return false;
-  return h(
-    'section',
-    { id: 'cleanup', 'aria-labelledby': 'cleanup-h' },
-    h('h2', { id: 'cleanup-h' }, `Cleanup leftovers (${leftovers.length})`),
+  const errorBodies = run.cleanup?.deletedWithErrorBody ?? [];
+  if (leftovers.length === 0 && errorBodies.length === 0) return false;
+  const entries = (list: typeof leftovers): Html =>
     h(
       'ul',
       {},
-      leftovers.map((l) =>
+      list.map((l) =>
         h('li', {}, h('code', {}, shown(l.url)), ` (${shown(l.resource)}): ${shown(l.reason)}`),
       ),
+    );
+  return h(
+    'section',
+    { id: 'cleanup', 'aria-labelledby': 'cleanup-h' },
+    h(
+      'h2',
+      { id: 'cleanup-h' },
+      leftovers.length > 0 ? `Cleanup leftovers (${leftovers.length})` : 'Cleanup',
     ),
+    leftovers.length > 0 && entries(leftovers),
+    errorBodies.length > 0 &&
+      h(
+        'p',
+        {},
+        `Deleted, but the read-back answers 2xx with an error body (see ERR-STATUS): ${plural(errorBodies.length, 'item')}`,
+      ),
+    errorBodies.length > 0 && entries(errorBodies),
   );
 }
 

@@ -188,6 +188,9 @@ export function readJsonReport(text: string): { run?: RunResult; problems: strin
         deleted: typeof cleanup.deleted === 'number' ? cleanup.deleted : 0,
         leftovers: cleanupEntries(cleanup.leftovers),
         ...(Array.isArray(cleanup.recovered) ? { recovered: cleanupEntries(cleanup.recovered) } : {}),
+        ...(Array.isArray(cleanup.deletedWithErrorBody)
+          ? { deletedWithErrorBody: cleanupEntries(cleanup.deletedWithErrorBody) }
+          : {}),
       },
       ...(doc.interrupted === true ? { interrupted: true } : {}),
       ...(shard ? { shard } : {}),

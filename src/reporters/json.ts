@@ -77,19 +77,10 @@ export function jsonReport(result: RunResult): Record<string, unknown> {
     out.cleanup = {
       created: result.cleanup.created,
       deleted: result.cleanup.deleted,
-      leftovers: result.cleanup.leftovers.map((l) => ({
-        resource: l.resource,
-        url: l.url,
-        reason: l.reason,
-      })),
-      ...(result.cleanup.recovered
-        ? {
-            recovered: result.cleanup.recovered.map((l) => ({
-              resource: l.resource,
-              url: l.url,
-              reason: l.reason,
-            })),
-          }
+      leftovers: result.cleanup.leftovers.map(entry),
+      ...(result.cleanup.recovered ? { recovered: result.cleanup.recovered.map(entry) } : {}),
+      ...(result.cleanup.deletedWithErrorBody
+        ? { deletedWithErrorBody: result.cleanup.deletedWithErrorBody.map(entry) }
         : {}),
     };
   }
@@ -106,3 +97,8 @@ export const jsonReporter: Reporter = {
   fileName: 'conformance.json',
   render: (result) => `${JSON.stringify(jsonReport(result), null, 2)}\n`,
 };
+
+/** A cleanup entry with only its three fields, in their order. */
+function entry(l: { resource: string; url: string; reason: string }): Record<string, string> {
+  return { resource: l.resource, url: l.url, reason: l.reason };
+}

@@ -104,6 +104,9 @@ function runNotes(run: RunResult): string[] {
   for (const l of run.cleanup?.leftovers ?? []) {
     notes.push(`Cleanup leftover: ${l.resource} ${l.url}: ${l.reason}`);
   }
+  for (const l of run.cleanup?.deletedWithErrorBody ?? []) {
+    notes.push(`Cleanup deleted: ${l.resource} ${l.url}: ${l.reason}`);
+  }
   return notes;
 }
 

@@ -99,7 +99,12 @@ function cleanupBlock(run: RunResult): string[] {
     `⚠️ Cleanup: ${plural(leftovers.length, 'resource')} the audit created could not be deleted`,
     leftovers.map(line),
   );
-  return found.length > 0 && left.length > 0 ? [...found, '', ...left] : [...found, ...left];
+  const errorBodies = run.cleanup?.deletedWithErrorBody ?? [];
+  const odd = folded(
+    `Cleanup: deleted ${plural(errorBodies.length, 'item')} whose read-back answers 2xx with an error body (see ERR-STATUS)`,
+    errorBodies.map(line),
+  );
+  return [found, odd, left].filter((b) => b.length > 0).flatMap((b, i) => (i === 0 ? b : ['', ...b]));
 }
 
 /** Declared paths (from an OpenAPI document) that were not probed: after the failures, folded and counted. */

@@ -71,7 +71,9 @@ export class CheckTester {
   run(check: Check, cases: { valid: FixtureCase[]; invalid: FixtureCase[]; skipped?: FixtureCase[] }): void {
     const companions =
       this.options.with ??
-      (check.kind === 'observer' ? fullCatalogue.filter((c) => c.kind === 'active' && !c.exclusive) : []);
+      (check.kind === 'observer'
+        ? fullCatalogue.filter((c) => c.kind === 'active' && c.schedule !== 'alone-last')
+        : []);
     const checks = [check, ...companions.filter((c) => c.id !== check.id)];
     const mine = (result: RunResult, c: FixtureCase): CheckResult[] =>
       result.results.filter(

@@ -1,9 +1,9 @@
 // AUTH-FORBIDDEN: the limited token on each operation declared forbidden for it answers 403, and nothing changes.
 import { defineCheck } from '../../src/core/check.js';
-import { LIMITED_TOKEN } from './support/credentials.js';
-import { runMatrix, type Outcome } from './support/matrix.js';
-import { plainMatrix } from './support/probes.js';
-import { reportMatrix } from './support/report.js';
+import { LIMITED_TOKEN } from '../support/auth/credentials.js';
+import { runMatrix, type Outcome } from '../support/auth/matrix.js';
+import { plainMatrix } from '../support/auth/probes.js';
+import { reportMatrix } from '../support/auth/report.js';
 
 export default defineCheck({
   kind: 'active',
@@ -12,9 +12,9 @@ export default defineCheck({
   suite: 'auth',
   title: 'An operation the token may not perform answers 403 and has no effect',
   severity: 'error',
-  scope: 'resource',
+  schedule: 'compares-collection',
   // Forbidden reads still run under --read-only; forbidden writes are left out there.
-  mutates: false,
+  writes: 'when-allowed',
   description: {
     sends:
       'With the limited token, each operation the config declares forbidden for it, as a permitted caller would send it (valid payload, on the collection or an item the audit created); the state is read with the full token before and after every one.',
@@ -23,7 +23,7 @@ export default defineCheck({
     why: 'A 403 that still deletes or changes data is the worst case: the client is told nothing happened while it did.',
   },
   async run(ctx) {
-    const r = ctx.resource!;
+    const r = ctx.resource;
     if (!ctx.config.auth.limitedToken)
       return ctx.skip('the config names no limitedToken: there is no token to be refused with');
     if (ctx.config.auth.limitedToken === ctx.config.auth.token)
@@ -37,7 +37,7 @@ export default defineCheck({
       return ctx.skip(`${r.name} declares none of its forbidden operations (${r.forbidden.join(', ')})`);
     const probes = plainMatrix(r, ops);
     if (probes.length === 0) return ctx.skip(`${r.name} has no payload for its forbidden operations`);
-    const result = await runMatrix(ctx, r, {
+    const result = await runMatrix(ctx, {
       credentials: [LIMITED_TOKEN],
       probes,
       expected: 403,
@@ -48,6 +48,7 @@ export default defineCheck({
         `--read-only: every forbidden operation of ${r.name} (${ops.join(', ')}) would change state if wrongly allowed`,
       );
     reportMatrix(ctx, result, {
+      idField: r.idField,
       expected: 403,
       critical: false,
       hint: forbiddenHint,

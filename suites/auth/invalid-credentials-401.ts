@@ -1,7 +1,7 @@
 // AUTH-INVALID: each kind of invalid credential answers 401 on every declared operation.
 import { defineCheck } from '../../src/core/check.js';
-import { invalidCredentials } from './support/credentials.js';
-import { expectUnauthenticated } from './support/authentication.js';
+import { invalidCredentials } from '../support/auth/credentials.js';
+import { expectUnauthenticated } from '../support/auth/authentication.js';
 
 export default defineCheck({
   kind: 'active',
@@ -10,9 +10,9 @@ export default defineCheck({
   suite: 'auth',
   title: 'A request with an invalid credential answers 401',
   severity: 'error',
-  scope: 'resource',
+  schedule: 'compares-collection',
   // Runs in part under --read-only: unknown ids and the collection, with requests no server can act on.
-  mutates: false,
+  writes: 'when-allowed',
   description: {
     sends:
       'Every declared operation (collection, an item the audit created, an id never issued; valid payload and malformed JSON) with each invalid credential: a garbage Bearer token, an expired-looking JWT, an empty Bearer, the token under the Basic and Token schemes, HTTP Basic with the token as user name, and the token with its last character changed. Writes that could act go one at a time, the state read with the full token around them.',

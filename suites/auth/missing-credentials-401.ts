@@ -1,7 +1,7 @@
 // AUTH-MISSING: every declared operation without credentials answers 401, before existence or validity are judged.
 import { defineCheck } from '../../src/core/check.js';
-import { NO_CREDENTIALS } from './support/credentials.js';
-import { expectUnauthenticated } from './support/authentication.js';
+import { NO_CREDENTIALS } from '../support/auth/credentials.js';
+import { expectUnauthenticated } from '../support/auth/authentication.js';
 
 export default defineCheck({
   kind: 'active',
@@ -10,9 +10,9 @@ export default defineCheck({
   suite: 'auth',
   title: 'A request without credentials answers 401',
   severity: 'error',
-  scope: 'resource',
+  schedule: 'compares-collection',
   // Runs in part under --read-only: unknown ids and the collection, with requests no server can act on.
-  mutates: false,
+  writes: 'when-allowed',
   description: {
     sends:
       'Every declared operation with no Authorization header: on the collection, on an item the audit created and on an id never issued, with the valid payload and with malformed JSON. Writes that could act go one at a time, the state read with the full token before and after. Under --read-only: reads, DELETE of an unknown id and malformed bodies only.',

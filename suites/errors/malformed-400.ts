@@ -1,20 +1,15 @@
 // ERR-MALFORMED: malformed POST/PUT/PATCH bodies are answered 400 and change nothing (422: warning).
-import { defineCheck, type CheckContext, type Exchange } from '../../src/core/check.js';
-import type { Severity } from '../../src/core/types.js';
 import {
-  deepEqual,
-  diffPaths,
-  idOf,
-  isObject,
-  listIds,
-  short,
-  unwrapItemLoose,
-  unwrapList,
-  VOLATILE_FIELDS,
-  withoutFields,
-} from '../../src/core/shapes.js';
+  defineCheck,
+  type CheckContext,
+  type Exchange,
+  type ResourceCheckContext,
+} from '../../src/core/check.js';
+import type { Severity } from '../../src/core/types.js';
+import { idOf, isObject, short, unwrapList } from '../../src/core/shapes.js';
+import type { StateDiff } from '../../src/core/state.js';
 import { sameValue } from '../../src/core/values.js';
-import { couldNotCompare, requestLine, statusText } from '../../src/core/verdicts.js';
+import { requestLine, statusText } from '../../src/core/verdicts.js';
 
 /** One malformed (or, when `lenient`, merely unusual) body. */
 interface Probe {
@@ -40,8 +35,8 @@ export default defineCheck({
   suite: 'errors',
   title: 'Malformed request bodies are answered 400 and change nothing',
   severity: 'error',
-  scope: 'resource',
-  mutates: true,
+  schedule: 'compares-collection',
+  writes: 'required',
   description: {
     sends:
       'POST to the collection, PUT and PATCH to an item it created (as declared), each with: unparseable JSON; an empty body; a JSON array, string, number and null instead of an object; every declared invalid payload (POST and PUT only: a PATCH may leave out required fields); for each field of the payload, a value of another JSON type (an object for a string, a non-numeric string for a number or boolean, a string for a list or object, so that no common lenient coercion makes it valid); and the payload with an unknown extra field. After each it reads the collection and, for PUT/PATCH, the item.',
@@ -50,7 +45,7 @@ export default defineCheck({
     why: 'Clients rely on a 400 to say "fix your request"; a malformed body that is stored corrupts data for every reader, and one that crashes the server turns a client bug into an outage.',
   },
   async run(ctx) {
-    const r = ctx.resource!;
+    const r = ctx.resource;
     const methods: Array<{ method: 'POST' | 'PUT' | 'PATCH'; payload: unknown; invalid: unknown[] }> = [];
     if (r.operations.includes('create'))
       methods.push({ method: 'POST', payload: r.sample, invalid: r.invalid });
@@ -61,78 +56,68 @@ export default defineCheck({
       methods.push({ method: 'PATCH', payload: r.update ?? r.sample, invalid: [] });
     if (methods.length === 0) return ctx.skip(`${r.name} declares none of create, replace and update`);
 
-    const canRead = r.operations.includes('read');
-    const canList = r.operations.includes('list');
-    const volatile = [...VOLATILE_FIELDS, ...ctx.config.ignoreFields];
     const needsItem = methods.some((m) => m.method !== 'POST');
     const target = needsItem ? await ctx.create() : undefined;
-
-    // A read cut short leaves the state unknown (null: nothing is compared across it), and the
-    // check ends skipped with the reason once the probes are judged.
+    // A read cut short leaves the state unknown (nothing is compared across it), and the check
+    // ends skipped with the reason once the probes are judged.
     let cut: string | undefined;
-    const unknown = (x: Exchange): boolean => {
-      const why = couldNotCompare(x);
-      cut ??= why;
-      return why !== undefined;
-    };
-    const readList = async (): Promise<{ x: Exchange; ids: Set<string> } | null | undefined> => {
-      if (!canList) return undefined;
-      const x = await ctx.send({ method: 'GET', path: r.path });
-      if (unknown(x)) return null;
-      const ids = x.status === 200 ? listIds(x.json, r.idField, r.name) : undefined;
-      return ids ? { x, ids: new Set(ids) } : undefined;
-    };
-    const readItem = async (): Promise<{ x: Exchange; repr: unknown } | null | undefined> => {
-      if (!canRead || !target) return undefined;
-      const x = await ctx.send({ method: 'GET', path: target.path });
-      if (unknown(x)) return null;
-      return x.status === 200
-        ? { x, repr: withoutFields(unwrapItemLoose(x.json, r.idField), volatile) }
-        : undefined;
-    };
 
-    let list = await readList();
     for (const { method, payload, invalid } of methods) {
       const path = method === 'POST' ? r.path : target!.path;
-      let item = method === 'POST' ? undefined : await readItem();
+      // The collection, and for PUT/PATCH the item they go to, read after every probe.
+      const watch = { items: method === 'POST' || !target ? [] : [target.path] };
+      let state = await ctx.state.read(watch);
       const outcomes = new Map<Kind, Array<{ probe: Probe; x: Exchange }>>();
       for (const probe of probesFor(payload, invalid)) {
         const x = await ctx.send({ method, path, body: probe.body, contentType: 'application/json' });
         const kind = judge(x, probe);
         if (kind) outcomes.set(kind, [...(outcomes.get(kind) ?? []), { probe, x }]);
         const accepted = x.status !== undefined && x.status >= 200 && x.status < 300;
-
-        const listAfter = await readList();
-        if (list && listAfter) {
-          const added = [...listAfter.ids].filter((id) => !list!.ids.has(id));
-          const vanished = [...list.ids].filter((id) => !listAfter.ids.has(id));
-          // An accepted POST is registered for deletion by the engine when its answer names the item;
-          // adopting by content also catches answers that name none.
-          const left = method === 'POST' ? adopt(ctx, listAfter.x, added, probe) : [];
-          if (!accepted && (added.length > 0 || vanished.length > 0)) {
-            ctx.fail({
-              message: `${requestLine(x)} with ${probe.label} answered ${statusText(x)} but changed the collection: ${describeChange(r.idField, added, vanished)}${left.length > 0 ? ` (${r.idField} ${left.join(', ')} carries no value the audit sent, so it was not deleted: check it by hand)` : ''}`,
-              evidence: [list.x, x, listAfter.x],
-            });
-          }
-        }
-        if (listAfter !== undefined) list = listAfter;
-        if (method !== 'POST') {
-          const itemAfter = await readItem();
-          if (!accepted && item && itemAfter && !deepEqual(item.repr, itemAfter.repr)) {
-            ctx.fail({
-              message: `${requestLine(x)} with ${probe.label} answered ${statusText(x)} but changed the item: ${diffPaths(item.repr, itemAfter.repr).join(', ')}`,
-              evidence: [item.x, x, itemAfter.x],
-            });
-          }
-          if (itemAfter !== undefined) item = itemAfter;
-        }
+        const after = await ctx.state.read(watch);
+        const diff = await ctx.state.compare(state, after);
+        state = after;
+        cut ??= diff.incomparable;
+        if (diff.incomparable === undefined) judgeChange(ctx, method, probe, x, accepted, diff);
       }
       report(ctx, outcomes);
     }
     if (cut !== undefined) ctx.skip(cut);
   },
 });
+
+/**
+ * Fails a refused probe that changed the collection (an item appeared or vanished) or the item it
+ * went to. A POST that left a new item carrying its values is the audit's: registered for deletion.
+ */
+function judgeChange(
+  ctx: ResourceCheckContext,
+  method: string,
+  probe: Probe,
+  x: Exchange,
+  accepted: boolean,
+  diff: StateDiff,
+): void {
+  const r = ctx.resource;
+  const list = diff.collection;
+  if (list) {
+    // An accepted POST is registered for deletion by the engine when its answer names the item;
+    // adopting by content also catches answers that name none.
+    const left = method === 'POST' ? adopt(ctx, list.after, list.added, probe) : [];
+    if (!accepted && (list.added.length > 0 || list.vanished.length > 0)) {
+      ctx.fail({
+        message: `${requestLine(x)} with ${probe.label} answered ${statusText(x)} but changed the collection: ${describeChange(r.idField, list.added, list.vanished)}${left.length > 0 ? ` (${r.idField} ${left.join(', ')} carries no value the audit sent, so it was not deleted: check it by hand)` : ''}`,
+        evidence: [list.before, x, list.after],
+      });
+    }
+  }
+  for (const change of diff.items) {
+    if (accepted) continue;
+    ctx.fail({
+      message: `${requestLine(x)} with ${probe.label} answered ${statusText(x)} but changed the item: ${change.kind === 'members' ? change.paths.join(', ') : `${requestLine(change.after)} answered ${statusText(change.after)} (was ${statusText(change.before)})`}`,
+      evidence: [change.before, x, change.after],
+    });
+  }
+}
 
 /** What is wrong with the answer to a probe, or undefined when it passes. */
 function judge(x: Exchange, probe: Probe): Kind | undefined {
@@ -223,8 +208,8 @@ function wrongType(value: unknown): unknown {
  * the ids it left alone because nothing proves the audit made them. Only a single new item is
  * adopted: with several, one may be another client's that happens to carry the same values.
  */
-function adopt(ctx: CheckContext, listed: Exchange, added: string[], probe: Probe): string[] {
-  const r = ctx.resource!;
+function adopt(ctx: ResourceCheckContext, listed: Exchange, added: string[], probe: Probe): string[] {
+  const r = ctx.resource;
   if (added.length !== 1) return added;
   const entries = unwrapList(listed.json, r.name) ?? [];
   const left: string[] = [];

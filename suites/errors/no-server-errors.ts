@@ -1,7 +1,7 @@
 // ERR-SERVER: no request the audit sends makes the server fail (5xx, or no usable answer).
 import { defineCheck, NOT_JUDGED } from '../../src/core/check.js';
 import { answered } from '../../src/core/verdicts.js';
-import { INVALID_HTTP } from '../../src/http/errors.js';
+import { INVALID_HTTP } from '../support/http.js';
 
 /** Transport failures that mean the server broke (not our cap, not an interruption). */
 const SERVER_BROKE = new Set([

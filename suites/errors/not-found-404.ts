@@ -9,10 +9,8 @@ export default defineCheck({
   suite: 'errors',
   title: 'A resource that does not exist answers 404',
   severity: 'error',
-  scope: 'resource',
-  mutates: false,
-  // Works on items of its own and compares nothing else: may share the resource with its kind.
-  isolation: 'shared',
+  schedule: 'own-items',
+  writes: 'when-allowed',
   description: {
     sends:
       'GET, PUT, PATCH and DELETE (as declared) on an id that was never issued, shaped like real ids and first proven absent; GET on an unknown collection. All with valid credentials.',
@@ -21,7 +19,7 @@ export default defineCheck({
     why: 'Clients tell "gone" from "broken" by the 404; a 200 with an empty body or a 400/500 makes them retry, cache garbage or report the wrong error.',
   },
   async run(ctx) {
-    const r = ctx.resource!;
+    const r = ctx.resource;
     const id = await ctx.unknownId();
     const path = ctx.itemPath(id);
     const probes: Array<{ method: string; json?: unknown; allow2xx?: boolean }> = [];

@@ -9,8 +9,8 @@ export default defineCheck({
   suite: 'general',
   title: 'The server remembers neither the connection nor a cookie in place of credentials',
   severity: 'error',
-  scope: 'api',
-  mutates: false,
+  schedule: 'api-read',
+  writes: 'none',
   description: {
     sends:
       'GET of a collection with the full token, then the same GET without credentials on the same keep-alive connection; the GET without credentials on a new connection (the control); the GET without credentials but with every cookie the server has set; and, when the authenticated GET fails without cookies, the same GET with them.',

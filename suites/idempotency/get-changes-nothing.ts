@@ -1,6 +1,6 @@
 // IDEM-GET: reading an item or a collection, again and again, changes nothing (a read must not write).
 import { defineCheck, type Exchange } from '../../src/core/check.js';
-import { deepEqual, diffPaths, idOf, listIds, unwrapItemLoose, unwrapList } from '../../src/core/shapes.js';
+import { deepEqual, diffPaths, idOf, unwrapItemLoose, unwrapList } from '../../src/core/shapes.js';
 import { answered, couldNotCompare, requestLine } from '../../src/core/verdicts.js';
 
 /** Reads of each URL compared with the first. */
@@ -13,8 +13,8 @@ export default defineCheck({
   suite: 'idempotency',
   title: 'GET leaves the state as it was',
   severity: 'error',
-  scope: 'resource',
-  mutates: false,
+  schedule: 'compares-collection',
+  writes: 'when-allowed',
   description: {
     sends:
       'Creates an item (under --read-only, or without a create operation: takes the first listed item), then GETs the item and the collection three times each, interleaved, with no write in between (no other check touches the resource meanwhile).',
@@ -23,22 +23,12 @@ export default defineCheck({
     why: 'Clients, caches, crawlers and retries issue GETs freely because a read is safe; a read that writes (counts, consumes, touches) changes data every time anything looks at it.',
   },
   async run(ctx) {
-    const r = ctx.resource!;
+    const r = ctx.resource;
     const canRead = r.operations.includes('read');
     const canList = r.operations.includes('list');
     if (!canRead && !canList) return ctx.skip(`${r.name} declares neither the read nor the list operation`);
-    const canCreate = r.operations.includes('create') && r.sample !== undefined && !ctx.readOnly;
-    let itemPath: string | undefined;
-    if (canRead && canCreate) {
-      itemPath = (await ctx.create()).path;
-    } else if (canRead && canList) {
-      const list = await ctx.send({ method: 'GET', path: r.path });
-      const id = listIds(list.json, r.idField, r.name)?.[0];
-      if (id !== undefined) itemPath = ctx.itemPath(id);
-    }
-    if (itemPath === undefined && !canList) {
-      return ctx.skip(`the audit cannot create a ${r.name} item and has no list to find one in`);
-    }
+    // An item to read (created, else the first listed); with a list to read, the check goes on without one.
+    const itemPath = canRead ? (await ctx.items(1, { atLeast: canList ? 0 : 1 }))[0]?.path : undefined;
     const itemReads: Exchange[] = [];
     const listReads: Exchange[] = [];
     for (let i = 0; i < READS; i++) {

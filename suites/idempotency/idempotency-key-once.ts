@@ -4,7 +4,7 @@ import { defineCheck, type Exchange } from '../../src/core/check.js';
 import type { ResourceConfig } from '../../src/core/types.js';
 import { deepEqual, idOf, isObject, listIds, unwrapItem, unwrapList } from '../../src/core/shapes.js';
 import { answered, is2xx } from '../../src/core/verdicts.js';
-import { valuesNotShown } from '../methods/support/shown.js';
+import { valuesNotShown } from '../support/shown.js';
 
 export default defineCheck({
   kind: 'active',
@@ -13,8 +13,8 @@ export default defineCheck({
   suite: 'idempotency',
   title: 'A POST retried with the same idempotency key acts once',
   severity: 'error',
-  scope: 'resource',
-  mutates: true,
+  schedule: 'compares-collection',
+  writes: 'required',
   description: {
     sends:
       'Only for resources declared with idempotencyKey: true. Lists the collection; POSTs the sample with a fresh random key in the configured header (default Idempotency-Key); POSTs the same body with the same key again; lists the collection again; then POSTs a different body (the replace payload, or the sample with one value changed) with the same key. Everything created is deleted at the end.',
@@ -23,7 +23,7 @@ export default defineCheck({
     why: 'A client retries a POST whose answer was lost precisely so that it is not done twice; a key that is ignored charges the card twice or files the order twice.',
   },
   async run(ctx) {
-    const r = ctx.resource!;
+    const r = ctx.resource;
     if (!r.idempotencyKey) {
       return ctx.skip(
         `${r.name} does not declare idempotencyKey: true (the conventions require keys only where a service offers them)`,

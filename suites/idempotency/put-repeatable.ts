@@ -1,12 +1,7 @@
 // IDEM-PUT: the same PUT sent once or N times leaves the same end state and gets the same answer.
 import { defineCheck, type Exchange } from '../../src/core/check.js';
-import {
-  deepEqual,
-  diffPaths,
-  unwrapItemLoose,
-  VOLATILE_FIELDS,
-  withoutFields,
-} from '../../src/core/shapes.js';
+import { deepEqual, diffPaths, VOLATILE_FIELDS, withoutFields } from '../../src/core/shapes.js';
+import { itemOf } from '../../src/core/state.js';
 import { answered, couldNotCompare, is2xx, requestLine, statusText } from '../../src/core/verdicts.js';
 
 /** How many times the same PUT is sent in all. */
@@ -19,10 +14,8 @@ export default defineCheck({
   suite: 'idempotency',
   title: 'The same PUT sent once or three times leaves the same state',
   severity: 'error',
-  scope: 'resource',
-  mutates: true,
-  // Works on items of its own and compares nothing else: may share the resource with its kind.
-  isolation: 'shared',
+  schedule: 'own-items',
+  writes: 'required',
   description: {
     sends:
       'Creates an item; PUTs the replacement payload (default: the sample) and GETs the item; PUTs the same body twice more and GETs it again.',
@@ -31,15 +24,12 @@ export default defineCheck({
     why: 'Clients and proxies retry a PUT whose answer was lost; if a repeat changes anything (a counter, a duplicated list entry, an error), retrying corrupts data or reports a failure that did not happen.',
   },
   async run(ctx) {
-    const r = ctx.resource!;
+    const r = ctx.resource;
     ctx.requireOperations('replace');
     const body = r.replace ?? r.sample;
     if (body === undefined) return ctx.skip(`${r.name} has no replace or sample payload to PUT`);
-    const canRead = r.operations.includes('read');
     const created = await ctx.create();
-    const volatile = [...VOLATILE_FIELDS, ...ctx.config.ignoreFields];
-    const repr = (x: Exchange): unknown =>
-      withoutFields(x.isJson ? (unwrapItemLoose(x.json, r.idField) ?? x.json) : x.text, volatile);
+    const watch = { collection: false, items: [created.path] };
 
     const first = await ctx.send({ method: 'PUT', path: created.path, json: body });
     if (!is2xx(first)) {
@@ -47,15 +37,20 @@ export default defineCheck({
         `the first PUT answered ${first.status ?? 'nothing'}, so there is nothing to repeat (see change-visible)`,
       );
     }
-    const readOnce = canRead ? await ctx.send({ method: 'GET', path: created.path }) : undefined;
+    const once = await ctx.state.read(watch);
     const repeats: Exchange[] = [];
     for (let i = 1; i < TIMES; i++)
       repeats.push(await ctx.send({ method: 'PUT', path: created.path, json: body }));
-    const readAfter = canRead ? await ctx.send({ method: 'GET', path: created.path }) : undefined;
+    const later = await ctx.state.read(watch);
     // An answer or read cut short proves no difference: could not compare.
-    const cut = couldNotCompare(first, ...repeats, readOnce, readAfter);
+    const cut = couldNotCompare(first, ...repeats);
     if (cut !== undefined) return ctx.skip(cut);
+    const diff = await ctx.state.compare(once, later);
+    if (diff.incomparable !== undefined) return ctx.skip(diff.incomparable);
 
+    // The answers are compared as the reads are: server-managed fields and read noise left out.
+    const ignore = [...VOLATILE_FIELDS, ...ctx.config.ignoreFields, ...diff.noise];
+    const repr = (x: Exchange): unknown => withoutFields(itemOf(x, r.idField), ignore);
     for (const [i, repeat] of repeats.entries()) {
       if (repeat.status !== first.status) {
         ctx.fail({
@@ -69,18 +64,18 @@ export default defineCheck({
         });
       }
     }
-    if (readOnce && readAfter) {
-      if (readOnce.status !== readAfter.status) {
-        ctx.fail({
-          message: `after one PUT ${answered(readOnce)}, after ${TIMES} PUTs ${answered(readAfter)}`,
-          evidence: [first, readOnce, ...repeats, readAfter],
-        });
-      } else if (!deepEqual(repr(readOnce), repr(readAfter))) {
-        ctx.fail({
-          message: `the item after ${TIMES} identical PUTs differs from the item after one (${diffPaths(repr(readOnce), repr(readAfter)).join(', ')}; server-managed fields ignored)`,
-          evidence: [readOnce, ...repeats, readAfter],
-        });
-      }
+    for (const change of diff.items) {
+      ctx.fail(
+        change.kind === 'members'
+          ? {
+              message: `the item after ${TIMES} identical PUTs differs from the item after one (${change.paths.join(', ')}; server-managed fields ignored)`,
+              evidence: [change.before, ...repeats, change.after],
+            }
+          : {
+              message: `after one PUT ${answered(change.before)}, after ${TIMES} PUTs ${answered(change.after)}`,
+              evidence: [first, change.before, ...repeats, change.after],
+            },
+      );
     }
   },
 });

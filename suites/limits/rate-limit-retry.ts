@@ -1,8 +1,8 @@
 // LIM-RETRY: a 429 says when to come back, and a client that waits that long is served again.
 import { defineCheck } from '../../src/core/check.js';
 import { answered, is2xx, requestLine } from '../../src/core/verdicts.js';
-import { advertisedWait, sleep } from '../../src/http/retry.js';
-import { rateLimitBurst } from './rate-limit-429.js';
+import { advertisedWait } from '../support/http.js';
+import { rateLimitBurst } from '../support/rate-limit.js';
 
 /** Longest wait for a 429 to lift when the config does not say (rateLimit.maxWaitMs). */
 export const DEFAULT_MAX_WAIT_MS = 60_000;
@@ -19,10 +19,8 @@ export default defineCheck({
   suite: 'limits',
   title: 'A 429 says when to retry, and the client can come back',
   severity: 'error',
-  scope: 'api',
-  mutates: false,
-  exclusive: true,
-  touches: 'none',
+  schedule: 'alone-last',
+  writes: 'none',
   description: {
     sends:
       'After the rate-limit burst (rate-limit-429) met a 429: waits as the 429 says (Retry-After in seconds or as an HTTP date, else RateLimit-Reset, X-RateLimit-Reset or RateLimit reset=; else rateLimit.waitMs), plus a grace of 10% (at least 250 ms), then sends the same GET once more.',
@@ -65,10 +63,10 @@ export default defineCheck({
     }
     // An absolute time (HTTP date, epoch seconds) has whole-second resolution: allow for that second.
     const grace = graceFor(waitMs) + (told && isAbsolute(limited.headers, told.source) ? 1000 : 0);
-    const remaining = at + waitMs + grace - Date.now();
+    const remaining = at + waitMs + grace - ctx.clock.now();
     if (remaining > 0) {
       try {
-        await sleep(remaining, ctx.signal);
+        await ctx.clock.sleep(remaining, ctx.signal);
       } catch {
         return ctx.skip('not finished: the audit was interrupted');
       }
@@ -79,7 +77,7 @@ export default defineCheck({
     const served = is2xx(retry) || (outcome.unknownItem && retry.status === 404);
     if (!served) {
       ctx.fail({
-        message: `still refused: ${answered(retry)} ${seconds(Date.now() - at)} after the 429, which said to wait ${seconds(waitMs)} (${source}); the usual answer to ${requestLine(retry)} is ${usual}`,
+        message: `still refused: ${answered(retry)} ${seconds(ctx.clock.now() - at)} after the 429, which said to wait ${seconds(waitMs)} (${source}); the usual answer to ${requestLine(retry)} is ${usual}`,
         evidence: [limited, retry],
       });
     }

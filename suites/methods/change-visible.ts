@@ -1,6 +1,6 @@
 // MTH-CHANGE: PUT and PATCH on an item answer 200 and the change is visible to a later GET.
-import { defineCheck, type CheckContext, type Created } from '../../src/core/check.js';
-import { valuesNotShown } from './support/shown.js';
+import { defineCheck, type Created, type ResourceCheckContext } from '../../src/core/check.js';
+import { valuesNotShown } from '../support/shown.js';
 import { describeDifferences } from '../../src/core/values.js';
 import { answered, couldNotCompare } from '../../src/core/verdicts.js';
 
@@ -11,10 +11,8 @@ export default defineCheck({
   suite: 'methods',
   title: 'PUT and PATCH answer 200 and the change is visible',
   severity: 'error',
-  scope: 'resource',
-  mutates: true,
-  // Works on items of its own and compares nothing else: may share the resource with its kind.
-  isolation: 'shared',
+  schedule: 'own-items',
+  writes: 'required',
   description: {
     sends:
       'Creates an item, PUTs the replacement payload and GETs it; PATCHes the update payload and GETs it.',
@@ -23,7 +21,7 @@ export default defineCheck({
     why: "A change that answers success but is not stored silently loses the client's data; 204 or 202 breaks clients that expect the changed representation.",
   },
   async run(ctx) {
-    const r = ctx.resource!;
+    const r = ctx.resource;
     const canPut = r.operations.includes('replace') && r.replace !== undefined;
     const canPatch = r.operations.includes('update') && r.update !== undefined;
     if (!canPut && !canPatch)
@@ -35,12 +33,12 @@ export default defineCheck({
 });
 
 async function change(
-  ctx: CheckContext,
+  ctx: ResourceCheckContext,
   created: Created,
   method: 'PUT' | 'PATCH',
   body: unknown,
 ): Promise<void> {
-  const r = ctx.resource!;
+  const r = ctx.resource;
   const sent = await ctx.send({ method, path: created.path, json: body });
   if (sent.status !== 200) {
     ctx.fail({ message: `${answered(sent)}, expected 200`, evidence: [sent] });

@@ -1,6 +1,6 @@
 // MTH-CREATE: POST to a collection creates the resource, answers 201, and the item can be read back.
 import { defineCheck } from '../../src/core/check.js';
-import { valuesNotShown } from './support/shown.js';
+import { valuesNotShown } from '../support/shown.js';
 import { describeDifferences } from '../../src/core/values.js';
 import { answered, couldNotCompare, is2xx } from '../../src/core/verdicts.js';
 
@@ -11,10 +11,8 @@ export default defineCheck({
   suite: 'methods',
   title: 'POST to a collection creates: 201, and the item reads back',
   severity: 'error',
-  scope: 'resource',
-  mutates: true,
-  // Works on items of its own and compares nothing else: may share the resource with its kind.
-  isolation: 'shared',
+  schedule: 'own-items',
+  writes: 'required',
   description: {
     sends: "POST of the resource's sample payload to the collection, then GET of the new item's URL.",
     passes:
@@ -22,7 +20,7 @@ export default defineCheck({
     why: 'Clients branch on 201 to know something was created, and need its id or URL to use it.',
   },
   async run(ctx) {
-    const r = ctx.resource!;
+    const r = ctx.resource;
     ctx.requireOperations('create');
     if (r.sample === undefined) ctx.skip(`${r.name} has no sample payload`);
     const post = await ctx.send({ method: 'POST', path: ctx.collectionPath(), json: r.sample });

@@ -10,17 +10,15 @@ export default defineCheck({
   suite: 'methods',
   title: 'A 201 carries a Location header leading to the new item',
   severity: 'warning',
-  scope: 'resource',
-  mutates: true,
-  // Works on items of its own and compares nothing else: may share the resource with its kind.
-  isolation: 'shared',
+  schedule: 'own-items',
+  writes: 'required',
   description: {
     sends: 'POST of the sample payload; then GET of the URL in its Location header.',
     passes: 'The 201 has a Location header, and GET on it answers 200 with the new item.',
     why: 'RFC 9110 §15.3.2: a 201 identifies the new resource with Location; generic clients follow it instead of guessing URLs.',
   },
   async run(ctx) {
-    const r = ctx.resource!;
+    const r = ctx.resource;
     const created = await ctx.create();
     const post = created.exchange;
     if (post.status !== 201)

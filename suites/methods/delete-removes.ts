@@ -1,17 +1,9 @@
 // MTH-DELETE: DELETE on an item removes it (and only it).
-import { defineCheck, type CheckContext, type Exchange } from '../../src/core/check.js';
-import {
-  deepEqual,
-  diffPaths,
-  idOf,
-  unwrapItemLoose,
-  unwrapList,
-  VOLATILE_FIELDS,
-  withoutFields,
-} from '../../src/core/shapes.js';
+import { defineCheck, type Exchange, type ResourceCheckContext } from '../../src/core/check.js';
+import { listIds } from '../../src/core/shapes.js';
+import { deletedWithErrorBody, existence } from '../../src/core/error-body.js';
 import { answered, couldNotCompare, is2xx } from '../../src/core/verdicts.js';
-import { readNoise, withoutNoise } from './support/read-noise.js';
-import { findListed } from '../resources/item-url-names-one.js';
+import { findListed } from '../support/listed.js';
 
 export default defineCheck({
   kind: 'active',
@@ -20,8 +12,8 @@ export default defineCheck({
   suite: 'methods',
   title: 'DELETE removes the item, and only it',
   severity: 'error',
-  scope: 'resource',
-  mutates: true,
+  schedule: 'compares-collection',
+  writes: 'required',
   description: {
     sends:
       'Creates two items; lists the collection; DELETEs the first; GETs it; GETs the second; lists again.',
@@ -30,14 +22,13 @@ export default defineCheck({
     why: 'A delete that leaves the item readable, or removes something else, corrupts client state in ways nobody notices until data is gone.',
   },
   async run(ctx) {
-    const r = ctx.resource!;
+    const r = ctx.resource;
     ctx.requireOperations('delete');
     const victim = await ctx.create();
     const bystander = await ctx.create();
-    const canList = r.operations.includes('list');
-    const canRead = r.operations.includes('read');
-    const before = canList ? await ctx.send({ method: 'GET', path: r.path }) : undefined;
-    const bystanderBefore = canRead ? await ctx.send({ method: 'GET', path: bystander.path }) : undefined;
+    // The collection and the other item, read around the DELETE.
+    const watch = { items: [bystander.path] };
+    const before = await ctx.state.read(watch);
 
     const del = await ctx.send({ method: 'DELETE', path: victim.path });
     if (!is2xx(del)) {
@@ -45,68 +36,61 @@ export default defineCheck({
       return;
     }
     ctx.markDeleted(victim.path);
-    if (canRead) {
+    if (r.operations.includes('read')) {
       const gone = await ctx.send({ method: 'GET', path: victim.path });
       // No answer to the read says nothing about the item (ERR-SERVER judges the silence).
       if (gone.status === undefined) return ctx.skip(couldNotCompare(gone)!);
-      if (gone.status !== 404 && gone.status !== 410) {
+      const now = existence(gone, r.idField);
+      if (now === 'exists') {
         ctx.fail({
-          message: is2xx(gone)
-            ? `after ${answered(del)}, the item is still readable: ${answered(gone)}, expected 404`
-            : `after ${answered(del)}, ${answered(gone)}, expected 404 for an item that is gone`,
+          message: `after ${answered(del)}, the item is still readable: ${answered(gone)}, expected 404`,
+          evidence: [del, gone],
+        });
+      } else if (now === 'error-body') {
+        // A 2xx error object is no item: the DELETE worked, the read-back's status is the finding.
+        ctx.fail({
+          message: `after ${answered(del)}, ${answered(gone)} with an error object in the body, expected 404: ${deletedWithErrorBody(gone.status)}`,
+          evidence: [del, gone],
+        });
+      } else if (now === 'unknown') {
+        ctx.fail({
+          message: `after ${answered(del)}, ${answered(gone)}, expected 404 for an item that is gone`,
           evidence: [del, gone],
         });
       }
-      const after = await ctx.send({ method: 'GET', path: bystander.path });
-      const cut = couldNotCompare(bystanderBefore, after);
-      if (cut !== undefined) return ctx.skip(cut);
-      const volatile = [...VOLATILE_FIELDS, ...ctx.config.ignoreFields];
-      // The item itself, not its envelope: a request id or a generation time in "meta" is no change.
-      const item = (x: Exchange): unknown =>
-        withoutFields(unwrapItemLoose(x.json, r.idField) ?? x.json, volatile);
-      if (after.status !== 200) {
-        ctx.fail({
-          message: `deleting ${victim.path} also affected ${bystander.path}: ${answered(after)}`,
-          evidence: [del, after],
-        });
-      } else if (bystanderBefore?.status === 200 && !deepEqual(item(bystanderBefore), item(after))) {
-        // Members that a mere re-read changes too (a view counter) are IDEM-GET's finding, not the DELETE's.
-        const again = await ctx.send({ method: 'GET', path: bystander.path });
-        const unread = couldNotCompare(again);
-        if (unread !== undefined) return ctx.skip(unread);
-        const noise = readNoise(item(after), item(again));
-        const was = withoutNoise(item(bystanderBefore), noise);
-        const now = withoutNoise(item(after), noise);
-        if (!deepEqual(was, now)) {
-          ctx.fail({
-            message: `deleting ${victim.path} changed ${bystander.path}: ${diffPaths(was, now).join(', ')}`,
-            evidence: [del, bystanderBefore, after],
-          });
-        }
-      }
     }
-    if (before?.status === 200) {
-      const after = await ctx.send({ method: 'GET', path: r.path });
-      const cut = couldNotCompare(before, after);
-      if (cut !== undefined) return ctx.skip(cut);
-      const ids = (body: unknown): string[] =>
-        (unwrapList(body, r.name) ?? [])
-          .map((item) => idOf(item, r.idField))
-          .filter((id): id is string => id !== undefined);
-      const remaining = new Set(ids(after.json));
-      const vanished = ids(before.json).filter((id) => id !== victim.id && !remaining.has(id));
-      if (after.status === 200 && vanished.length > 0) {
+    const after = await ctx.state.read(watch);
+    const diff = await ctx.state.compare(before, after);
+    if (diff.incomparable !== undefined) return ctx.skip(diff.incomparable);
+    for (const change of diff.items) {
+      ctx.fail(
+        change.kind === 'members'
+          ? {
+              message: `deleting ${victim.path} changed ${bystander.path}: ${change.paths.join(', ')}`,
+              evidence: [del, change.before, change.after],
+            }
+          : {
+              message: `deleting ${victim.path} also affected ${bystander.path}: ${answered(change.after)}`,
+              evidence: [del, change.after],
+            },
+      );
+    }
+    const list = diff.collection;
+    if (list) {
+      const vanished = list.vanished.filter((id) => id !== victim.id);
+      if (vanished.length > 0) {
         ctx.fail({
           message: `deleting ${victim.path} also removed other items from the collection: ${r.idField} ${vanished.slice(0, 5).join(', ')}`,
-          evidence: [before, del, after],
+          evidence: [list.before, del, list.after],
         });
       }
       // A soft delete that hides the item URL but keeps listing it has not removed it. On a paged
       // collection the item may be on a later page: look there too (a few pages, or a filter by id).
+      const remaining = new Set(listIds(list.after.json, r.idField, r.name));
       const listed = remaining.has(victim.id)
-        ? { found: true, exchanges: [after] }
+        ? { found: true, exchanges: [list.after] }
         : await stillListed(ctx, victim.id);
-      if (after.status === 200 && listed.found) {
+      if (listed.found) {
         ctx.fail({
           message: `after ${answered(del)}, the collection still lists the deleted item (${r.idField} ${victim.id})`,
           evidence: [del, ...listed.exchanges.slice(-1)],
@@ -118,7 +102,7 @@ export default defineCheck({
 
 /** Whether the collection still lists an id, on any page the audit can reach (no: absent, or not found). */
 async function stillListed(
-  ctx: CheckContext,
+  ctx: ResourceCheckContext,
   id: string,
 ): Promise<{ found: boolean; exchanges: Exchange[] }> {
   const listed = await findListed(ctx, [id]);

@@ -9,10 +9,8 @@ export default defineCheck({
   suite: 'methods',
   title: 'Request payloads must be sent as JSON',
   severity: 'error',
-  scope: 'resource',
-  mutates: true,
-  // Works on items of its own and compares nothing else: may share the resource with its kind.
-  isolation: 'shared',
+  schedule: 'own-items',
+  writes: 'required',
   description: {
     sends:
       'POSTs the sample payload (valid JSON text) twice to the collection: once with Content-Type: text/plain, once with no Content-Type at all.',
@@ -21,7 +19,7 @@ export default defineCheck({
     why: 'A server that accepts any media type parses bodies it was never told are JSON: form posts and text from browsers (which need no CORS preflight) then act as API calls, and clients learn to send the wrong header.',
   },
   async run(ctx) {
-    const r = ctx.resource!;
+    const r = ctx.resource;
     ctx.requireOperations('create');
     if (r.sample === undefined) return ctx.skip(`${r.name} has no sample payload to send`);
     const text = JSON.stringify(r.sample);

@@ -1,7 +1,6 @@
 // RES-NOUN: declared paths name things, not actions (no verb as a segment or a segment's first word).
 import { defineCheck, type Exchange } from '../../src/core/check.js';
 import type { Evidence } from '../../src/core/types.js';
-import { curlLine } from '../../src/http/curl.js';
 
 /**
  * Words that are verbs wherever they start a path segment: flagged as the whole segment and as
@@ -131,9 +130,8 @@ export default defineCheck({
   suite: 'resources',
   title: 'Paths name things, not actions',
   severity: 'error',
-  scope: 'api',
-  mutates: false,
-  touches: 'none',
+  schedule: 'api-read',
+  writes: 'none',
   description: {
     sends:
       'Nothing to judge: it reads every declared path (the base URL, each resource path, the webhook subscription path). For each verb-shaped path found it sends one GET, so the failure carries a request that shows the path.',
@@ -163,15 +161,7 @@ export default defineCheck({
       if (found.length === 0) continue;
       // A templated path ({id}) is not requested: the path itself is the evidence.
       const probe: Exchange | Evidence = path.includes('{')
-        ? {
-            request: { method: 'GET', url: ctx.config.baseUrl + path, headers: {}, body: null },
-            response: null,
-            notes: ['not sent: the declared path itself is verb-shaped'],
-            curl: curlLine(
-              { method: 'GET', url: ctx.config.baseUrl + path, headers: {} },
-              ctx.config.secrets,
-            ),
-          }
+        ? ctx.notSent({ path }, 'the declared path itself is verb-shaped')
         : await ctx.send({ method: 'GET', path });
       const what = found
         .map(({ segment, verb }) =>

@@ -2,7 +2,7 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { defineCheck, NOT_JUDGED, type Exchange } from '../../src/core/check.js';
 import type { AuditConfig, ResourceConfig } from '../../src/core/types.js';
-import { compileItemSchema } from '../../src/config/item-schema.js';
+import { compileItemSchema } from '../support/http.js';
 import { isObject, unwrapItemLoose, unwrapList } from '../../src/core/shapes.js';
 import { answered } from '../../src/core/verdicts.js';
 

@@ -1,7 +1,7 @@
 // VER-UNKNOWN: a version far from the real one is not served (no 2xx, not even after a redirect).
 import { defineCheck } from '../../src/core/check.js';
 import { answered, is2xx } from '../../src/core/verdicts.js';
-import { collectionUrl, VERSION_SEGMENT, versionSegment } from './version-in-path.js';
+import { collectionUrl, VERSION_SEGMENT, versionSegment } from '../support/versions.js';
 
 /** A version no service has: v999, or N + 1000 for services already past v500. */
 export function farVersion(n: number): number {
@@ -15,9 +15,8 @@ export default defineCheck({
   suite: 'versioning',
   title: 'An unknown API version is not served',
   severity: 'error',
-  scope: 'api',
-  mutates: false,
-  touches: 'none',
+  schedule: 'api-read',
+  writes: 'none',
   description: {
     sends:
       'GET of the first listable collection with its v<N> segment replaced by a far version (v999), with the full token. Same-origin redirects are followed.',

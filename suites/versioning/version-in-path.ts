@@ -1,23 +1,7 @@
 // VER-PATH: the version is a /v<N>/ segment of the path (judged from the config: no request is sent).
 import { defineCheck } from '../../src/core/check.js';
-import type { Evidence, ResourceConfig } from '../../src/core/types.js';
-import { curlLine } from '../../src/http/curl.js';
-
-/** A path segment of the form v<N>. */
-export const VERSION_SEGMENT = /^v(\d+)$/;
-
-/** The full path of a resource's collection: the base URL's path followed by the resource's path. */
-export function collectionUrl(baseUrl: string, resource: ResourceConfig): URL {
-  const base = new URL(baseUrl);
-  base.pathname = `${base.pathname.replace(/\/+$/, '')}${resource.path}`;
-  return base;
-}
-
-/** Index of the first v<N> segment of a path's segments, or -1. */
-export function versionSegment(pathname: string): { index: number; segments: string[] } {
-  const segments = pathname.split('/');
-  return { index: segments.findIndex((s) => VERSION_SEGMENT.test(s)), segments };
-}
+import type { Evidence } from '../../src/core/types.js';
+import { collectionUrl, versionSegment } from '../support/versions.js';
 
 export default defineCheck({
   kind: 'active',
@@ -26,9 +10,8 @@ export default defineCheck({
   suite: 'versioning',
   title: 'The version is a /v<N>/ path segment',
   severity: 'error',
-  scope: 'api',
-  mutates: false,
-  touches: 'none',
+  schedule: 'api-read',
+  writes: 'none',
   description: {
     sends: 'Nothing: it reads the base URL and every declared collection path.',
     passes:
@@ -40,12 +23,11 @@ export default defineCheck({
       .map((r) => ({ r, url: collectionUrl(ctx.config.baseUrl, r) }))
       .filter(({ url }) => versionSegment(url.pathname).index < 0);
     if (missing.length === 0) return;
-    const evidence: Evidence[] = missing.slice(0, 10).map(({ url }) => ({
-      request: { method: 'GET', url: url.href, headers: {}, body: null },
-      response: null,
-      notes: ['not sent: the URL itself shows that there is no /v<N>/ segment'],
-      curl: curlLine({ method: 'GET', url: url.href, headers: {} }, ctx.config.secrets),
-    }));
+    const evidence: Evidence[] = missing
+      .slice(0, 10)
+      .map(({ url }) =>
+        ctx.notSent({ path: url.href }, 'the URL itself shows that there is no /v<N>/ segment'),
+      );
     const shown = missing.map(({ r, url }) => `${r.name} (${url.pathname})`).join(', ');
     ctx.fail({
       message: `no /v<N>/ segment in the base URL or in the path of ${shown}`,

@@ -3,8 +3,8 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { defineCheck } from '../../src/core/check.js';
 import type { WebhookSignatureConfig } from '../../src/core/types.js';
 import { short } from '../../src/core/shapes.js';
-import { deliveryEvidence, type Delivery } from '../../src/engine/webhook-receiver.js';
-import { operationLabel, webhookRound } from './webhook-delivery.js';
+import type { Delivery } from '../../src/core/check.js';
+import { operationLabel, webhookRound } from '../support/webhooks.js';
 
 const ENCODED = {
   hex: /^[0-9a-fA-F]+$/,
@@ -46,9 +46,8 @@ export default defineCheck({
   suite: 'webhooks',
   title: 'Webhook deliveries carry a valid signature',
   severity: 'error',
-  scope: 'api',
-  mutates: true,
-  touches: 'all',
+  schedule: 'api-writes',
+  writes: 'required',
   description: {
     sends:
       'Nothing more than webhook-delivery: it judges the deliveries of the same round (it runs the round itself when run alone).',
@@ -74,7 +73,7 @@ export default defineCheck({
       if (problem === undefined) continue;
       ctx.fail({
         message: `${what}: ${problem}`,
-        evidence: [deliveryEvidence(delivery, round.receiverUrl, ctx.config.secrets), round.subscription],
+        evidence: [round.evidence(delivery), round.subscription],
       });
     }
   },

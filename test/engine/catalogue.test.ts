@@ -1,15 +1,39 @@
-// The catalogue stays in step with suites/ and with the rule ids of CONVENTIONS.md.
+// The catalogue stays in step with suites/, with the rule ids of CONVENTIONS.md, and with the dependency rules.
 import { describe, expect, it } from '@jest/globals';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { catalogue } from '../../suites/index.js';
 import { RULE_IDS, RULES } from '../../src/core/rules.js';
-import { packagePath, packageRoot } from '../../src/core/paths.js';
+import { packagePath } from '../../src/core/paths.js';
+import { CONVENTIONS_FILE } from '../../src/cli/conventions.js';
+import { MANAGED_FIELDS } from '../../src/core/state.js';
+
+/** Shared helpers of checks: a folder of suites/, not a suite. */
+const SUPPORT = 'support';
+
+/** Every .ts file under a folder, as paths relative to the package root. */
+function tsFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
+    d.isDirectory()
+      ? tsFiles(join(dir, d.name))
+      : d.name.endsWith('.ts')
+        ? [relative(packagePath(), join(dir, d.name))]
+        : [],
+  );
+}
+
+/** The modules a source file imports (relative specifiers, resolved against the package root, `.ts`). */
+function importsOf(file: string): string[] {
+  const text = readFileSync(packagePath(file), 'utf8');
+  return [...text.matchAll(/^(?:import|export)\b[^;]*?from '(\.[^']+)';/gms)].map((m) =>
+    relative(packagePath(), join(packagePath(file), '..', m[1])).replace(/\.js$/, '.ts'),
+  );
+}
 
 describe('catalogue', () => {
   const suitesDir = packagePath('suites');
   const files = readdirSync(suitesDir, { withFileTypes: true })
-    .filter((d) => d.isDirectory())
+    .filter((d) => d.isDirectory() && d.name !== SUPPORT)
     .flatMap((d) =>
       readdirSync(join(suitesDir, d.name))
         .filter((f) => f.endsWith('.ts'))
@@ -43,12 +67,64 @@ describe('catalogue', () => {
     }
   });
 
-  it('knows the same rule ids as CONVENTIONS.md (when the shared docs are beside the repo)', () => {
-    const conventions = join(packageRoot, '..', 'shared', 'CONVENTIONS.md');
-    if (!existsSync(conventions)) return;
+  it('knows the same rule ids as CONVENTIONS.md (which must be there: a missing file fails, never passes)', () => {
+    const conventions = packagePath(...CONVENTIONS_FILE.split('/'));
+    expect({ conventions, found: existsSync(conventions) }).toEqual({ conventions, found: true });
     const ids = new Set(
       [...readFileSync(conventions, 'utf8').matchAll(/^\| ([A-Z]+-[A-Z0-9-]+) \|/gm)].map((m) => m[1]),
     );
+    expect(ids.size).toBeGreaterThan(20);
     expect([...ids].sort()).toEqual(RULES.map((r) => r.id).sort());
+  });
+
+  it('has a state-comparison policy for every rule of a check that compares state', () => {
+    // The checks that read state around a request (ctx.state) and the rule each is judged by.
+    const comparing = ['put-repeatable', 'delete-repeatable', 'malformed-400', 'delete-removes'];
+    const auth = ['missing-credentials-401', 'invalid-credentials-401', 'forbidden-403'];
+    const rules = catalogue.filter((c) => [...comparing, ...auth].includes(c.id)).flatMap((c) => c.rules);
+    expect(rules.filter((r) => MANAGED_FIELDS[r] === undefined)).toEqual([]);
+    expect(rules).toHaveLength(comparing.length + auth.length);
+  });
+});
+
+describe('dependency rules', () => {
+  const checks = tsFiles(packagePath('suites')).filter(
+    (f) => !f.startsWith(`suites/${SUPPORT}/`) && f !== 'suites/index.ts',
+  );
+  const support = tsFiles(packagePath('suites', SUPPORT));
+
+  it('finds the checks and their helpers', () => {
+    expect(checks.length).toBe(catalogue.length);
+    expect(support.length).toBeGreaterThan(3);
+  });
+
+  it('a check imports only src/core and suites/support: never the engine, another check, or other modules', () => {
+    const wrong = checks.flatMap((file) =>
+      importsOf(file)
+        .filter((m) => !m.startsWith('src/core/') && !m.startsWith(`suites/${SUPPORT}/`))
+        .map((m) => `${file} imports ${m}`),
+    );
+    expect(wrong).toEqual([]);
+  });
+
+  it('suites/support never imports the engine or a check file', () => {
+    const wrong = support.flatMap((file) =>
+      importsOf(file)
+        .filter(
+          (m) =>
+            m.startsWith('src/engine/') || (m.startsWith('suites/') && !m.startsWith(`suites/${SUPPORT}/`)),
+        )
+        .map((m) => `${file} imports ${m}`),
+    );
+    expect(wrong).toEqual([]);
+  });
+
+  it('the engine never imports suites/ (it receives the catalogue)', () => {
+    const wrong = tsFiles(packagePath('src', 'engine')).flatMap((file) =>
+      importsOf(file)
+        .filter((m) => m.startsWith('suites/'))
+        .map((m) => `${file} imports ${m}`),
+    );
+    expect(wrong).toEqual([]);
   });
 });

@@ -14,8 +14,8 @@ const throwing = defineCheck({
   suite: 'test',
   title: 'a check that throws',
   severity: 'error',
-  scope: 'resource',
-  mutates: false,
+  schedule: 'own-items',
+  writes: 'none',
   description: { sends: '-', passes: '-', why: '-' },
   async run() {
     throw new Error('boom');

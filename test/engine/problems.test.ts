@@ -16,8 +16,8 @@ function failing(count: number, repeatEvidence = false) {
     suite: 'test',
     title: 'a check with many findings',
     severity: 'error',
-    scope: 'resource',
-    mutates: false,
+    schedule: 'own-items',
+    writes: 'none',
     description: { sends: '-', passes: '-', why: '-' },
     async run(ctx) {
       const x = await ctx.send({ method: 'GET', path: ctx.collectionPath() });

@@ -1,9 +1,12 @@
 // Turns the auth matrix's outcomes into failures: proven actions first, then accepted requests, then wrong refusals.
 import type { CheckContext } from '../../../src/core/check.js';
+import { isErrorIn2xx } from '../../../src/core/error-body.js';
 import { is2xx, requestLine, statusText } from '../../../src/core/verdicts.js';
 import type { MatrixResult, Outcome } from './matrix.js';
 
 export interface ReportOptions {
+  /** Id field of the resource (a 2xx body with only it and error members is an error object). */
+  idField: string;
   /** The status that refuses correctly. */
   expected: number;
   /** Prefix accepted requests with "CRITICAL:" (a request without valid credentials was served). */
@@ -40,8 +43,11 @@ export function reportMatrix(ctx: CheckContext, result: MatrixResult, options: R
     });
   }
 
+  // A 2xx whose body is an error object served nothing: a wrong refusal (ERR-STATUS's finding
+  // too), not critical unless an effect is proven (then it is told above).
+  const disguised = (o: Outcome): boolean => isErrorIn2xx(o.exchange, options.idField);
   // Accepted without a visible effect (reads served, writes answered 2xx): one message per credential.
-  const accepted = wrong.filter((o) => is2xx(o.exchange) && !o.acted);
+  const accepted = wrong.filter((o) => is2xx(o.exchange) && !o.acted && !disguised(o));
   for (const [phrase, group] of groupBy(accepted, (o) => o.credential.phrase)) {
     ctx.fail({
       message: `${prefix}${count(group.length)} ${phrase} ${group.length === 1 ? 'was' : 'were'} accepted, expected ${expected}: ${list(group, true)}`,
@@ -50,14 +56,16 @@ export function reportMatrix(ctx: CheckContext, result: MatrixResult, options: R
   }
 
   // Wrong refusals, grouped by credential, status and reason.
-  const refusals = wrong.filter((o) => !is2xx(o.exchange) && !o.acted);
+  const refusals = wrong.filter((o) => (!is2xx(o.exchange) || disguised(o)) && !o.acted);
+  const hint = (o: Outcome): string =>
+    disguised(o) ? ' (with an error object in the body: see ERR-STATUS)' : options.hint(o);
   for (const [, group] of groupBy(
     refusals,
-    (o) => `${o.credential.phrase}|${statusText(o.exchange)}|${options.hint(o)}`,
+    (o) => `${o.credential.phrase}|${statusText(o.exchange)}|${hint(o)}`,
   )) {
     const first = group[0];
     ctx.fail({
-      message: `${count(group.length)} ${first.credential.phrase} answered ${statusText(first.exchange)} instead of ${expected}${options.hint(first)}: ${list(group, false)}`,
+      message: `${count(group.length)} ${first.credential.phrase} answered ${statusText(first.exchange)} instead of ${expected}${hint(first)}: ${list(group, false)}`,
       evidence: group.slice(0, 2).map((o) => o.exchange),
     });
   }

@@ -1,11 +1,11 @@
 // Runs the auth matrix: harmless probes in small concurrent batches, writes one at a time with the state read around them.
-import type { CheckContext, Exchange } from '../../../src/core/check.js';
-import type { ResourceConfig } from '../../../src/core/types.js';
-import { listIds } from '../../../src/core/shapes.js';
+import type { Exchange, ResourceCheckContext } from '../../../src/core/check.js';
+import type { Snapshot } from '../../../src/core/state.js';
+import { existence } from '../../../src/core/error-body.js';
 import { is2xx } from '../../../src/core/verdicts.js';
 import type { Credential } from './credentials.js';
 import { allowedReadOnly, mayAct, requestOf, type Probe } from './probes.js';
-import { changesBeyondReads, pathOf, readCreated, readState } from './state.js';
+import { describeChange, pathOf, readCreated, readExisting, type StateChange } from './state.js';
 
 /** One request of the matrix and what came of it. */
 export interface Outcome {
@@ -44,20 +44,17 @@ const BATCH = 6;
 const WRITE_ORDER = ['POST', 'PUT', 'PATCH', 'DELETE'];
 
 /** Sends every probe with every credential (as --read-only allows) and proves which writes acted. */
-export async function runMatrix(
-  ctx: CheckContext,
-  r: ResourceConfig,
-  options: MatrixOptions,
-): Promise<MatrixResult> {
+export async function runMatrix(ctx: ResourceCheckContext, options: MatrixOptions): Promise<MatrixResult> {
+  const r = ctx.resource;
   const all = options.credentials.flatMap((credential) =>
     options.probes.map((probe) => ({ probe, credential })),
   );
   let pairs = ctx.readOnly ? all.filter((p) => allowedReadOnly(p.probe, p.credential.carriesToken)) : all;
   const result: MatrixResult = { outcomes: [] };
   const paths: { known?: string; unknown?: string } = {};
-  if (pairs.some((p) => p.probe.target === 'known') && !canCreate(ctx, r)) {
+  if (pairs.some((p) => p.probe.target === 'known') && !ctx.canCreate()) {
     // No item of the audit's own: reads may go to an existing item, writes never do.
-    paths.known = await existingItem(ctx, r);
+    paths.known = (await ctx.items(1, { atLeast: 0 }))[0]?.path;
     pairs = pairs.filter((p) => p.probe.target !== 'known' || (p.probe.method === 'GET' && paths.known));
   }
   if (pairs.length === 0) return result;
@@ -72,9 +69,10 @@ export async function runMatrix(
       const outcome: Outcome = { ...pair, exchange: await send(pair) };
       const { method } = pair.probe;
       if (is2xx(outcome.exchange) && paths.unknown && (method === 'PUT' || method === 'PATCH')) {
-        // Accepted on an id never issued: did it create the item (an upsert)? Then cleanup must remove it.
-        const read = await ctx.send({ method: 'GET', path: paths.unknown });
-        if (is2xx(read)) {
+        // Accepted on an id never issued: did it create the item (an upsert)? Then cleanup must
+        // remove it. Only a read that shows an item proves it: a 200 {"error": "not found"} does not.
+        const read = await readExisting(ctx, paths.unknown);
+        if (read) {
           ctx.track(paths.unknown, r.name);
           outcome.acted = {
             changes: [`it created ${pathOf(read)} (readable with the full token)`],
@@ -101,17 +99,20 @@ export async function runMatrix(
       .sort((a, b) => WRITE_ORDER.indexOf(a.probe.method) - WRITE_ORDER.indexOf(b.probe.method)),
   );
   if (writes.length === 0) return result;
-  let baseline = await readState(ctx, r, paths.known);
+  const watch = (): Snapshot['watch'] => ({ items: paths.known ? [paths.known] : [] });
+  const changeBetween = async (before: Snapshot, after: Snapshot): Promise<StateChange> =>
+    describeChange(r, await ctx.state.compare(before, after));
+  let baseline = await ctx.state.read(watch());
   for (const [i, pair] of writes.entries()) {
     const outcome: Outcome = { ...pair, exchange: await send(pair) };
     result.outcomes.push(outcome);
     if (outcome.exchange.status === options.expected && !options.verifyRefused) continue;
-    const after = await readState(ctx, r, paths.known);
-    const change = await changesBeyondReads(ctx, r, baseline, after, paths.known);
+    const after = await ctx.state.read(baseline.watch);
+    const change = await changeBetween(baseline, after);
     let { changes, evidence } = change;
     result.incomparable ??= change.incomparable;
     if (pair.probe.method === 'POST' && is2xx(outcome.exchange)) {
-      const created = await readCreated(ctx, r, outcome.exchange);
+      const created = await readCreated(ctx, outcome.exchange);
       if (created) {
         changes = [`it created ${pathOf(created)} (readable with the full token)`, ...changes];
         evidence = [created];
@@ -121,14 +122,15 @@ export async function runMatrix(
     baseline = after;
     // The known item is gone: the remaining known-id probes need another one.
     const more = writes.slice(i + 1).some((p) => p.probe.target === 'known');
-    if (more && paths.known && after.item && after.item.status !== 200) {
+    const item = after.items[0]?.read;
+    if (more && paths.known && item && existence(item, r.idField) !== 'exists') {
       paths.known = (await ctx.create()).path;
-      baseline = await readState(ctx, r, paths.known);
+      baseline = await ctx.state.read(watch());
     }
   }
   if (!options.verifyRefused) {
-    const final = await readState(ctx, r, paths.known);
-    const change = await changesBeyondReads(ctx, r, baseline, final, paths.known);
+    const final = await ctx.state.read(baseline.watch);
+    const change = await changeBetween(baseline, final);
     if (change.changes.length > 0) result.unexplained = change;
     result.incomparable ??= change.incomparable;
   }
@@ -136,19 +138,6 @@ export async function runMatrix(
 }
 
 type Pair = { probe: Probe; credential: Credential };
-
-/** Whether the audit may make an item of its own for this resource. */
-function canCreate(ctx: CheckContext, r: ResourceConfig): boolean {
-  return !ctx.readOnly && r.operations.includes('create') && r.sample !== undefined;
-}
-
-/** The path of an item the collection already holds (read with the full token), if any. */
-async function existingItem(ctx: CheckContext, r: ResourceConfig): Promise<string | undefined> {
-  if (!r.operations.includes('list')) return undefined;
-  const list = await ctx.send({ method: 'GET', path: r.path });
-  const id = listIds(list.json, r.idField, r.name)?.[0];
-  return id === undefined ? undefined : ctx.itemPath(id, r);
-}
 
 /** Runs `fn` over the items, at most BATCH at a time, keeping their order. */
 async function inBatches<T, R>(items: T[], fn: (item: T) => Promise<R>): Promise<R[]> {

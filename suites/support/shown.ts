@@ -1,6 +1,6 @@
 // Which values of a sent payload a later read does not show, for payloads sent bare or in an envelope.
-import { isObject, unwrapItemLoose } from '../../../src/core/shapes.js';
-import { valueDifferences, type ValueDifference } from '../../../src/core/values.js';
+import { isObject, unwrapItemLoose } from '../../src/core/shapes.js';
+import { valueDifferences, type ValueDifference } from '../../src/core/values.js';
 
 /** Keys a request payload is commonly wrapped under (JSON:API `data`, Rails-style single keys aside). */
 const PAYLOAD_ENVELOPES = ['data', 'item', 'resource', 'record', 'object'];
