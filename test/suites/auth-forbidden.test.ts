@@ -15,6 +15,7 @@ import {
   rewriteReply,
   stampEnvelopes,
 } from './auth-fixtures.js';
+import { countingViews } from './view-counter.js';
 
 const limited = (req: Parameters<typeof auth>[0]): boolean => auth(req) === `Bearer ${LIMITED}`;
 const limitedWrite = (req: Parameters<typeof auth>[0]): boolean => limited(req) && isWrite(req);
@@ -22,6 +23,7 @@ const limitedWrite = (req: Parameters<typeof auth>[0]): boolean => limited(req) 
 new CheckTester().run(forbidden403, {
   valid: [
     ...VALID_VARIANTS,
+    { name: 'items count their reads in a "views" member', api: { middleware: countingViews() } },
     {
       // Found by the alternative API: a view counter that every read moves is IDEM-GET's finding.
       name: 'a view counter that every read moves (not taken for an effect of the refused requests)',
@@ -45,6 +47,13 @@ new CheckTester().run(forbidden403, {
       name: 'a 403 that still deletes, beside a view counter',
       ...altFixture({ breaks: ['view-counter', 'forbidden-still-acts'] }),
       message: /DELETE .* with the limited token answered 403 but still acted: the item is gone/,
+    },
+    {
+      name: 'the limited token changes an item, and every read moves a view counter',
+      resource: 'widgets',
+      api: { middleware: countingViews(actAsFull((req) => limited(req) && req.method === 'PATCH')) },
+      message:
+        /^(?![\s\S]*views)[\s\S]*PATCH \/v1\/widgets\/\d+ with the limited token answered 200, and it acted: the item changed: \/price: 3 → 5/,
     },
     {
       name: 'the limited token allowed to write',

@@ -10,6 +10,8 @@ import { jsonReporter } from '../../src/reporters/json.js';
 import invalidCredentials401 from '../../suites/auth/invalid-credentials-401.js';
 import { VALID_VARIANTS } from './valid-variants.js';
 import { actAsFull, answer, auth, FULL, LIMITED } from './auth-fixtures.js';
+import { altFixture } from '../../src/testing/alt-api/index.js';
+import { countingViews } from './view-counter.js';
 
 const basicUser = (header: string): string =>
   /^Basic /.test(header) ? Buffer.from(header.slice(6), 'base64').toString('utf8') : '';
@@ -19,6 +21,12 @@ const ignoresLastCharacter = actAsFull((req) => auth(req).startsWith(`Bearer ${F
 new CheckTester().run(invalidCredentials401, {
   valid: [
     ...VALID_VARIANTS,
+    // Reads around the writes move the counter: IDEM-GET's finding, no effect of the refused requests.
+    { name: 'items count their reads in a "views" member', api: { middleware: countingViews() } },
+    {
+      name: 'a view counter that every read moves, on the alternative API',
+      ...altFixture({ breaks: ['view-counter'] }),
+    },
     {
       name: '401 with the error in a different JSON shape',
       api: {
@@ -41,6 +49,19 @@ new CheckTester().run(invalidCredentials401, {
       api: { middleware: actAsFull((req) => /^Bearer\s+\S/.test(auth(req))) },
       message:
         /CRITICAL: POST \/v1\/widgets with a garbage Bearer token answered 201, and it acted: it created/,
+    },
+    {
+      name: 'a garbage Bearer token changes an item, and every read moves a view counter',
+      resource: 'widgets',
+      api: {
+        middleware: countingViews(
+          actAsFull(
+            (req) => auth(req) === 'Bearer conformance-not-a-real-token-0000' && req.method === 'PATCH',
+          ),
+        ),
+      },
+      message:
+        /^(?![\s\S]*views)[\s\S]*CRITICAL: PATCH \/v1\/widgets\/\d+ with a garbage Bearer token answered 200, and it acted: the item changed: \/price: 3 → 5/,
     },
     {
       name: 'an expired JWT accepted (expiry not checked)',

@@ -6,6 +6,7 @@ import missingCredentials401 from '../../suites/auth/missing-credentials-401.js'
 import { VALID_VARIANTS } from './valid-variants.js';
 import { altFixture } from '../../src/testing/alt-api/index.js';
 import { actAsFull, answer, FULL, isItem, isJson, isWrite, noAuth, stampEnvelopes } from './auth-fixtures.js';
+import { countingViews } from './view-counter.js';
 
 /** Judges existence before authentication: an unknown item answers 404 even without credentials. */
 const existenceFirst: Middleware = async (req, res) => {
@@ -28,6 +29,7 @@ new CheckTester().run(missingCredentials401, {
       name: 'a view counter that every read moves (not taken for an effect of the refused requests)',
       ...altFixture({ breaks: ['view-counter'] }),
     },
+    { name: 'items count their reads in a "views" member', api: { middleware: countingViews() } },
     {
       name: 'envelopes carrying a request id that differs on every answer',
       api: { variant: { itemStyle: 'envelope-data' }, middleware: stampEnvelopes },
@@ -78,6 +80,13 @@ new CheckTester().run(missingCredentials401, {
       api: { middleware: actAsFull(noAuth) },
       message:
         /^\d+ problems: \(1\) CRITICAL: POST \/v1\/\w+ without credentials answered 201, and it acted: it created/,
+    },
+    {
+      name: 'PUT acts without credentials, and every read moves a view counter',
+      resource: 'widgets',
+      api: { middleware: countingViews(actAsFull((req) => noAuth(req) && req.method === 'PUT')) },
+      message:
+        /^(?![\s\S]*views)[\s\S]*CRITICAL: PUT \/v1\/widgets\/\d+ without credentials answered 200, and it acted: the item changed: \/name: "bolt" → "nut"/,
     },
     {
       name: 'DELETE acts without credentials',

@@ -8,6 +8,8 @@ import deleteRepeatable from '../../suites/idempotency/delete-repeatable.js';
 import type { Middleware } from '../../src/example-api/index.js';
 import { VALID_VARIANTS } from './valid-variants.js';
 import { isInner, jsonOf, pathOf, replay, selfRequest, sendJson } from './self-requests.js';
+import { altFixture } from '../../src/testing/alt-api/index.js';
+import { countingViews } from './view-counter.js';
 
 const tester = new CheckTester();
 const WIDGET = /^\/v1\/widgets\/\d+$/;
@@ -77,6 +79,29 @@ tester.run(getChangesNothing, {
   ],
 });
 
+/** Items whose every read moves a `views` member: each comparing check must pass it. */
+const VIEW_COUNTER = {
+  name: 'items count their reads in a "views" member (IDEM-GET\'s finding, no effect of the requests)',
+  api: { middleware: countingViews() },
+};
+/** The same on the alternative API (found there first). */
+const ALT_VIEW_COUNTER = {
+  name: 'a view counter that every read moves, on the alternative API',
+  ...altFixture({ breaks: ['view-counter'] }),
+};
+
+/** Each PUT of a widget appends an entry to its tags: the end state grows with every repeat. */
+const appendsOnPut: Middleware = async (req, res, body) => {
+  if (isInner(req) || req.method !== 'PUT' || !WIDGET.test(pathOf(req))) return false;
+  const current = (await selfRequest(req, 'GET', pathOf(req))).json as { tags?: string[] };
+  const sent = jsonOf(body) as Record<string, unknown>;
+  replay(
+    res,
+    await selfRequest(req, 'PUT', pathOf(req), { ...sent, tags: [...(current.tags ?? []), 'again'] }),
+  );
+  return true;
+};
+
 /** Answers every PUT on a widget itself (through the API), letting `shape` rewrite the answer. */
 function putVia(shape: (answer: Record<string, unknown>, count: number) => unknown): Middleware {
   let count = 0;
@@ -104,6 +129,9 @@ tester.run(putRepeatable, {
       api: { middleware: putVia((item, n) => ({ ...item, syncedAt: `sync-${n}` })) },
       config: (c) => ({ ...c, ignoreFields: ['syncedAt'] }),
     },
+    // A view counter that every read moves is IDEM-GET's finding, not an effect of the PUTs.
+    VIEW_COUNTER,
+    ALT_VIEW_COUNTER,
   ],
   invalid: [
     {
@@ -128,19 +156,21 @@ tester.run(putRepeatable, {
     {
       name: 'each PUT appends to a list (the end state grows)',
       resource: 'widgets',
-      api: {
-        middleware: async (req, res, body) => {
-          if (isInner(req) || req.method !== 'PUT' || !WIDGET.test(pathOf(req))) return false;
-          const current = (await selfRequest(req, 'GET', pathOf(req))).json as { tags?: string[] };
-          const sent = jsonOf(body) as Record<string, unknown>;
-          replay(
-            res,
-            await selfRequest(req, 'PUT', pathOf(req), { ...sent, tags: [...(current.tags ?? []), 'again'] }),
-          );
-          return true;
-        },
-      },
+      api: { middleware: appendsOnPut },
       message: /the item after 3 identical PUTs differs from the item after one \(\/tags/,
+    },
+    {
+      name: 'each PUT appends to a list, and every read moves a view counter (the real change is still found)',
+      resource: 'widgets',
+      api: { middleware: countingViews(appendsOnPut) },
+      message:
+        /^(?![\s\S]*views)[\s\S]*the item after 3 identical PUTs differs from the item after one \(\/tags/,
+    },
+    {
+      name: 'a PUT that appends, on the alternative API whose reads move a view counter',
+      ...altFixture({ breaks: ['view-counter', 'put-appends'] }),
+      resource: 'addresses',
+      message: /the item after 3 identical PUTs differs from the item after one \(\/lines/,
     },
     {
       name: 'a repeated PUT answers another representation',
@@ -207,6 +237,8 @@ tester.run(deleteRepeatable, {
         ),
       },
     },
+    VIEW_COUNTER,
+    ALT_VIEW_COUNTER,
   ],
   invalid: [
     {
@@ -241,6 +273,22 @@ tester.run(deleteRepeatable, {
         }),
       },
       message: /the collection after 3 DELETEs of \/widgets\/\d+ differs from after one: id 1, 2 vanished/,
+    },
+    {
+      name: 'a repeated DELETE changes another item, and every read moves a view counter',
+      resource: 'widgets',
+      api: {
+        middleware: countingViews(
+          repeatDelete(async (res, req) => {
+            const list = await selfRequest(req, 'GET', '/v1/widgets');
+            const other = (list.json as { data: Array<{ id: number }> }).data[0];
+            await selfRequest(req, 'PATCH', `/v1/widgets/${other.id}`, { name: 'renamed by a repeat' });
+            sendJson(res, 404, { error: { code: 'not_found', message: 'gone' } });
+          }),
+        ),
+      },
+      message:
+        /^(?![\s\S]*views)[\s\S]*the collection after 3 DELETEs of \/widgets\/\d+ differs from after one: id 1 changed/,
     },
     {
       name: 'a repeated DELETE brings the item back',

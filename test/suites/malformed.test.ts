@@ -9,6 +9,8 @@ import { probesFor } from '../../suites/errors/malformed-400.js';
 import { VALID_VARIANTS } from './valid-variants.js';
 import { isInner, jsonOf, pathOf, replay, selfRequest, sendJson } from './self-requests.js';
 import { showsDecimalStrings } from './value-fixtures.js';
+import { altFixture } from '../../src/testing/alt-api/index.js';
+import { countingViews } from './view-counter.js';
 
 const tester = new CheckTester();
 const WIDGET = /^\/v1\/widgets\/\d+$/;
@@ -54,6 +56,15 @@ const acceptsUnparseable: Middleware = async (req, res, body) => {
   if (isInner(req) || req.method !== 'POST' || pathOf(req) !== '/v1/widgets') return false;
   if (body.length === 0 || jsonOf(body) !== undefined) return false;
   replay(res, await selfRequest(req, 'POST', '/v1/widgets', { name: 'junk', price: 0 }));
+  return true;
+};
+
+/** PATCH of a widget with a wrong-typed price: refused with 400, but the price is changed anyway. */
+const refusedPatchStillChanges: Middleware = async (req, res, body) => {
+  if (isInner(req) || req.method !== 'PATCH' || !WIDGET.test(pathOf(req))) return false;
+  if (typeof (jsonOf(body) as { price?: unknown } | undefined)?.price !== 'string') return false;
+  await selfRequest(req, 'PATCH', pathOf(req), { price: 99 });
+  refuse(res, 400);
   return true;
 };
 
@@ -141,23 +152,31 @@ const invalid: FixtureCase[] = [
   {
     name: 'a PATCH answered 400 still changes the item',
     resource: 'widgets',
-    api: {
-      middleware: async (req, res, body) => {
-        if (isInner(req) || req.method !== 'PATCH' || !WIDGET.test(pathOf(req))) return false;
-        if (typeof (jsonOf(body) as { price?: unknown } | undefined)?.price !== 'string') return false;
-        await selfRequest(req, 'PATCH', pathOf(req), { price: 99 });
-        refuse(res, 400);
-        return true;
-      },
-    },
+    api: { middleware: refusedPatchStillChanges },
     message:
       /PATCH \/v1\/widgets\/\d+ with "price": "not a number" answered 400 but changed the item: \/price: \d+ → 99/,
+  },
+  {
+    name: 'a PATCH answered 400 still changes the item, and every read moves a view counter',
+    resource: 'widgets',
+    api: { middleware: countingViews(refusedPatchStillChanges) },
+    message:
+      /^(?![\s\S]*views)[\s\S]*PATCH \/v1\/widgets\/\d+ with "price": "not a number" answered 400 but changed the item: \/price: \d+ → 99/,
   },
 ];
 
 tester.run(malformed400, {
   valid: [
     ...VALID_VARIANTS,
+    {
+      // Every probe is followed by reads: a counter they move is IDEM-GET's finding, no change of the probe's.
+      name: 'items count their reads in a "views" member',
+      api: { middleware: countingViews() },
+    },
+    {
+      name: 'a view counter that every read moves, on the alternative API',
+      ...altFixture({ breaks: ['view-counter'] }),
+    },
     {
       name: 'unknown fields refused with 422 (any 4xx or 2xx passes for them)',
       api: {

@@ -10,6 +10,7 @@ import { VALID_VARIANTS } from './valid-variants.js';
 import { altFixture } from '../../src/testing/alt-api/index.js';
 import { DECIMAL_STRINGS_CASE, roundsPrices, threeDecimalPrices } from './value-fixtures.js';
 import type { AuditConfig } from '../../src/core/types.js';
+import { countingViews } from './view-counter.js';
 
 /** The alternative API's updates payloads with a rollout of three decimals (shown with two). */
 function rolloutOfThreeDecimals(config: AuditConfig): AuditConfig {
@@ -225,6 +226,10 @@ tester.run(deleteRemoves, {
       name: 'a view counter that every read moves',
       ...altFixture({ breaks: ['view-counter'] }),
     },
+    {
+      name: 'items count their reads in a "views" member (example API)',
+      api: { middleware: countingViews() },
+    },
   ],
   invalid: [
     { name: 'the item stays readable', api: { breaks: { deleteNoop: true } }, message: 'still readable' },
@@ -237,6 +242,17 @@ tester.run(deleteRemoves, {
       name: 'DELETE removes another item too',
       api: { breaks: { deleteOthers: true } },
       message: 'also removed other items',
+    },
+    {
+      name: 'DELETE removes another item too, and every read moves a view counter',
+      api: { breaks: { deleteOthers: true }, middleware: countingViews() },
+      message: /^(?![\s\S]*views)[\s\S]*also removed other items from the collection: id \d+/,
+    },
+    {
+      name: 'DELETE removes the item created before it, on the alternative API whose reads move a view counter',
+      ...altFixture({ breaks: ['view-counter', 'delete-neighbour'] }),
+      resource: 'addresses',
+      message: /^deleting \S+ also affected \S+: GET \S+ answered 404|also removed other items/,
     },
     {
       // Found by the alternative API: the item URL answers 404 but the collection still lists it.
