@@ -151,8 +151,9 @@ interface CheckBase {
  * - `compares-collection`: once per resource. It compares the state of its collection (reads
  *   before and after a request, looks for items in the list) or removes items: it runs alone on
  *   its resource (an exclusive lock). Other resources are audited meanwhile.
- * - `api-read`: once per run. It changes no collection (reads, or requests any server must
- *   refuse) and compares none: it runs beside anything.
+ * - `api-read`: once per run. It changes no collection another check compares (reads, requests
+ *   any server must refuse, at most an item in a collection that cannot be listed) and compares
+ *   none: it runs beside anything.
  * - `api-writes`: once per run. It may change any collection (e.g. webhooks triggered by
  *   operations on several resources): it runs alone, holding every resource.
  * - `alone-last`: once per run, after every other check, one at a time (the rate-limit burst:

@@ -7,6 +7,7 @@ import { RULE_IDS, RULES } from '../../src/core/rules.js';
 import { packagePath } from '../../src/core/paths.js';
 import { CONVENTIONS_FILE } from '../../src/cli/conventions.js';
 import { MANAGED_FIELDS } from '../../src/core/state.js';
+import { RESOURCE_SCHEDULES, isResourceCheck, type ActiveCheck } from '../../src/core/check.js';
 
 /** Shared helpers of checks: a folder of suites/, not a suite. */
 const SUPPORT = 'support';
@@ -84,6 +85,63 @@ describe('catalogue', () => {
     const rules = catalogue.filter((c) => [...comparing, ...auth].includes(c.id)).flatMap((c) => c.rules);
     expect(rules.filter((r) => MANAGED_FIELDS[r] === undefined)).toEqual([]);
     expect(rules).toHaveLength(comparing.length + auth.length);
+  });
+});
+
+/** A check's file and the suites/support files it reaches through imports, as one text. */
+function reachedText(file: string, seen = new Set<string>()): string {
+  if (seen.has(file)) return '';
+  seen.add(file);
+  const own = readFileSync(packagePath(file), 'utf8');
+  const helpers = importsOf(file).filter((m) => m.startsWith(`suites/${SUPPORT}/`));
+  return [own, ...helpers.map((m) => reachedText(m, seen))].join('\n');
+}
+
+describe('schedules', () => {
+  const active = catalogue.filter((c): c is ActiveCheck => c.kind === 'active');
+  const fileOf = (c: ActiveCheck): string => `suites/${c.suite}/${c.id}.ts`;
+
+  it('every active check declares one schedule of the union and what it writes; observers declare neither', () => {
+    const schedules = ['own-items', 'compares-collection', 'api-read', 'api-writes', 'alone-last'];
+    const wrong = active
+      .filter(
+        (c) => !schedules.includes(c.schedule) || !['required', 'when-allowed', 'none'].includes(c.writes),
+      )
+      .map((c) => `${c.id}: ${String(c.schedule)} / ${String(c.writes)}`);
+    expect(wrong).toEqual([]);
+    const observers = catalogue.filter((c) => c.kind === 'observer');
+    expect(observers.filter((c) => 'schedule' in c || 'writes' in c).map((c) => c.id)).toEqual([]);
+    expect(active.filter(isResourceCheck).every((c) => RESOURCE_SCHEDULES.includes(c.schedule))).toBe(true);
+  });
+
+  it('a check that compares its collection (ctx.state with the list, or looks for ids in the list) runs alone on its resource', () => {
+    const comparesCollection = (c: ActiveCheck): boolean => {
+      const text = reachedText(fileOf(c));
+      const stateWithList = /\.state\.read\(/.test(text) && !/collection: false/.test(text);
+      return stateWithList || /\bfindListed\(|\blistIds\(/.test(text);
+    };
+    const found = active.filter(comparesCollection);
+    expect(found.length).toBeGreaterThanOrEqual(6);
+    expect(found.filter((c) => c.schedule !== 'compares-collection').map((c) => c.id)).toEqual([]);
+  });
+
+  it("a check that writes 'none' never creates test data", () => {
+    const creates = /\bctx\.(create|items|track)\(/;
+    const wrong = active.filter((c) => c.writes === 'none' && creates.test(reachedText(fileOf(c))));
+    expect(wrong.map((c) => c.id)).toEqual([]);
+  });
+
+  it("a check that needs to write is never 'api-read'", () => {
+    const wrong = active.filter((c) => c.schedule === 'api-read' && c.writes === 'required');
+    expect(wrong.map((c) => c.id)).toEqual([]);
+  });
+
+  it("'alone-last' is the rate-limit budget's alone: only rate-limit checks, which write nothing", () => {
+    const last = active.filter((c) => c.schedule === 'alone-last');
+    expect(last.length).toBeGreaterThan(0);
+    expect(last.filter((c) => !c.rules.every((r) => r.startsWith('LIM-')) || c.writes !== 'none')).toEqual(
+      [],
+    );
   });
 });
 
