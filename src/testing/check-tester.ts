@@ -1,6 +1,6 @@
 // CheckTester: runs one check against valid and invalid fixture servers (model: ESLint's RuleTester).
 import { describe, expect, it } from '@jest/globals';
-import type { Check } from '../core/check.js';
+import type { Check, Clock } from '../core/check.js';
 import type { AuditConfig, CheckResult, RunResult, Severity } from '../core/types.js';
 import type { ExampleApiOptions } from '../example-api/index.js';
 import { runAudit, type RunOptions } from '../engine/run.js';
@@ -18,6 +18,11 @@ export interface FixtureCase {
   config?: (config: AuditConfig, server: FixtureServer) => AuditConfig;
   /** Extra run options (e.g. readOnly). */
   run?: Partial<RunOptions>;
+  /**
+   * The run's clock (e.g. a `FakeClock`, so waits take no real time); the example API reads its
+   * time from it too unless `api.now` says otherwise.
+   */
+  clock?: Clock;
   /** Invalid cases: a rule id every failed result must name (default: the check's first rule). */
   rule?: string;
   /** Invalid cases: text or pattern the failure message must contain; skipped cases: the skip reason. */
@@ -36,14 +41,16 @@ export interface CheckTesterOptions {
 /** Audits a fixture with the given checks and returns the whole run. */
 export async function auditFixture(
   checks: Check[],
-  fixture: Pick<FixtureCase, 'api' | 'server' | 'config' | 'run'> = {},
+  fixture: Pick<FixtureCase, 'api' | 'server' | 'config' | 'run' | 'clock'> = {},
 ): Promise<{
   result: RunResult;
   server: FixtureServer;
   before?: Record<string, unknown[]>;
   after?: Record<string, unknown[]>;
 }> {
-  const server = fixture.server ? await fixture.server() : await startExampleFixture(fixture.api);
+  const { clock } = fixture;
+  const api = clock ? { now: clock.now, ...fixture.api } : fixture.api;
+  const server = fixture.server ? await fixture.server() : await startExampleFixture(api);
   try {
     const before = server.snapshot?.();
     let config = await exampleConfig(server);
@@ -52,6 +59,7 @@ export async function auditFixture(
       catalogue: checks,
       concurrency: 4,
       timeoutMs: 5000,
+      ...(clock ? { clock } : {}),
       ...fixture.run,
     });
     return { result, server, before, after: server.snapshot?.() };

@@ -1,13 +1,16 @@
-// Every other check survives the service's own rate limit: a tightly limited example API yields no false failures.
+// Every other check survives the service's own rate limit: a tightly limited example API yields no false failures (on a fake clock: no real waits).
 import { describe, expect, it } from '@jest/globals';
 import type { Exchange } from '../../src/core/check.js';
 import { auditFixture } from '../../src/testing/check-tester.js';
+import { FakeClock } from '../../src/testing/fake-clock.js';
 import { catalogue } from '../../suites/index.js';
 
 describe('the whole audit against a tightly rate-limited API', () => {
   it('honours every 429 (no false failures), and still finds the limit and its lifting', async () => {
     const waited: Exchange[] = [];
+    const clock = new FakeClock();
     const { result, before, after } = await auditFixture(catalogue, {
+      clock,
       api: { rateLimit: { limit: 20, windowMs: 200 } },
       run: {
         concurrency: 8,
@@ -20,6 +23,7 @@ describe('the whole audit against a tightly rate-limited API', () => {
     expect(bad.map((r) => `${r.checkId} ${r.resource ?? ''}: ${r.message}`)).toEqual([]);
     // The ordinary checks did meet the limit, and waited instead of failing.
     expect(waited.length).toBeGreaterThan(0);
+    expect(clock.sleeps.length).toBeGreaterThan(0);
     const limits = result.results.filter((r) => r.suite === 'limits').map((r) => `${r.checkId}: ${r.status}`);
     expect(limits).toEqual(['rate-limit-429: passed', 'rate-limit-retry: passed']);
     expect(result.cleanup.leftovers).toEqual([]);

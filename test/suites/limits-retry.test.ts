@@ -1,6 +1,7 @@
-// CheckTester cases for LIM-RETRY (waits that do or do not lift the limit, 429s that name no wait) and its skips.
+// CheckTester cases for LIM-RETRY (waits that do or do not lift the limit, 429s that name no wait) and its skips, on fake clocks.
 import { describe, expect, it } from '@jest/globals';
 import { auditFixture, CheckTester } from '../../src/testing/check-tester.js';
+import { FakeClock } from '../../src/testing/fake-clock.js';
 import rateLimit429 from '../../suites/limits/rate-limit-429.js';
 import rateLimitRetry from '../../suites/limits/rate-limit-retry.js';
 import { VALID_VARIANTS } from './valid-variants.js';
@@ -38,24 +39,21 @@ tester.run(rateLimitRetry, {
     ),
     limited(
       'answered 503 after the advertised wait',
-      { after: 20, blockMs: Infinity, headers: () => ({ 'retry-after': '1' }) },
+      { after: 20, blockMs: Infinity },
       {
-        api: {
-          rateLimit: false,
-          middleware: ((): ReturnType<typeof limiter> => {
-            const inner = limiter({ after: 20, blockMs: 500, headers: () => ({ 'retry-after': '1' }) });
-            let refusedAt = 0;
-            return (req, res, body) => {
-              // Once the limit has lifted, the collection fails instead of answering.
-              if (refusedAt !== 0 && Date.now() - refusedAt > 900 && req.url === '/v1/widgets') {
-                res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"overloaded"}');
-                return true;
-              }
-              const answered = inner(req, res, body) as boolean;
-              if (answered && refusedAt === 0) refusedAt = Date.now();
-              return answered;
-            };
-          })(),
+        middleware: (clock) => {
+          const inner = limiter({ after: 20, blockMs: 500, headers: () => ({ 'retry-after': '1' }) }, clock);
+          let refusedAt: number | undefined;
+          return (req, res, body) => {
+            // Once the advertised second has passed, the collection fails instead of answering.
+            if (refusedAt !== undefined && clock.now() - refusedAt >= 1000 && req.url === '/v1/widgets') {
+              res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"overloaded"}');
+              return true;
+            }
+            const answered = inner(req, res, body) as boolean;
+            if (answered) refusedAt ??= clock.now();
+            return answered;
+          };
         },
         message: /still refused: GET \/v1\/widgets answered 503/,
       },
@@ -66,6 +64,7 @@ tester.run(rateLimitRetry, {
 describe('rate-limit-retry skips', () => {
   const results = async (fixture: Parameters<typeof auditFixture>[1]) =>
     (await auditFixture([rateLimit429, rateLimitRetry], fixture)).result.results;
+  const clock = (): FakeClock => new FakeClock();
 
   it('skips with the reason when no 429 was seen', async () => {
     const out = await results({
@@ -82,10 +81,12 @@ describe('rate-limit-retry skips', () => {
   });
 
   it('skips, without waiting, when the advertised wait is longer than rateLimit.maxWaitMs', async () => {
+    const time = clock();
     const out = await results({
+      clock: time,
       api: {
         rateLimit: false,
-        middleware: limiter({ after: 5, blockMs: Infinity, headers: () => ({ 'retry-after': '120' }) }),
+        middleware: limiter({ after: 5, blockMs: Infinity, headers: () => ({ 'retry-after': '120' }) }, time),
       },
       config: (config) => withRateLimit(config, { maxRequests: 50, expected: true, maxWaitMs: 30_000 }),
     });
@@ -94,17 +95,19 @@ describe('rate-limit-retry skips', () => {
     expect(retry?.message).toBe(
       'Retry-After asks for 120 s, longer than rateLimit.maxWaitMs (30 s): not waited for',
     );
-    expect(retry?.durationMs).toBeLessThan(30_000);
+    // No wait of 30 s or more was even asked of the clock.
+    expect(time.sleeps.filter((ms) => ms >= 30_000)).toEqual([]);
   });
 
   it('sends one burst for both checks, and stops it at the first 429', async () => {
     let requests = 0;
-    const count = limiter({
-      after: 40,
-      blockMs: 1000,
-      headers: (until) => ({ 'retry-after': secondsUntil(until) }),
-    });
+    const time = clock();
+    const count = limiter(
+      { after: 40, blockMs: 1000, headers: (until, now) => ({ 'retry-after': secondsUntil(until, now) }) },
+      time,
+    );
     const { result } = await auditFixture([rateLimit429, rateLimitRetry], {
+      clock: time,
       api: {
         rateLimit: false,
         middleware: (req, res, body) => {
