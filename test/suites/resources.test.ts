@@ -6,6 +6,7 @@ import { ordersDefinition, widgetsDefinition, type Middleware } from '../../src/
 import type { AuditConfig } from '../../src/core/types.js';
 import pathsAreNouns from '../../suites/resources/paths-are-nouns.js';
 import itemUrlNamesOne from '../../suites/resources/item-url-names-one.js';
+import readCollectionAndItem from '../../suites/methods/read-collection-and-item.js';
 import { VALID_VARIANTS } from './valid-variants.js';
 import { isInner, pathOf, selfRequest, sendJson } from './self-requests.js';
 
@@ -207,6 +208,25 @@ tester.run(itemUrlNamesOne, {
       message: 'missing from the collection',
     },
   ],
+});
+
+describe('an item URL that answers another item: one finding, one rule', () => {
+  it("is RES-ITEM's failure only: MTH-READ, which judges the status, passes", async () => {
+    const { result } = await auditFixture([itemUrlNamesOne, readCollectionAndItem], {
+      api: { middleware: answerOtherWidget(() => Promise.resolve('1')) },
+    });
+    const widgets = result.results
+      .filter((r) => r.resource === 'widgets')
+      .map((r) => `${r.rules.join(',')} ${r.checkId}: ${r.status}`);
+    expect(widgets.sort()).toEqual([
+      'MTH-READ read-collection-and-item: passed',
+      'RES-ITEM item-url-names-one: failed',
+    ]);
+    const failed = result.results.filter((r) => r.status === 'failed');
+    expect(failed.map((r) => r.message)).toEqual([
+      expect.stringMatching(/answered the item with id 1, not \d+: the URL of one resource answers another/),
+    ]);
+  });
 });
 
 describe('item-url-names-one on paged collections', () => {
