@@ -15,8 +15,8 @@ const SETTINGS = ['tsconfig.json'];
  * Folders tsconfig.json leaves out of dist/ (`"exclude": ["src/testing/**"]`: test helpers, which
  * import jest, are not shipped): their files are not inputs of the build.
  */
-const EXCLUDED = (JSON.parse(readFileSync(join(root, 'tsconfig.json'), 'utf8')).exclude ?? []).map(
-  (glob) => glob.replace(/\/\*\*(\/\*[^/]*)?$/, '/'),
+const EXCLUDED = (JSON.parse(readFileSync(join(root, 'tsconfig.json'), 'utf8')).exclude ?? []).map((glob) =>
+  glob.replace(/\/\*\*(\/\*[^/]*)?$/, '/'),
 );
 
 /** Whether tsconfig.json compiles `rel` (a path relative to the root). */
