@@ -6,12 +6,12 @@ import type { TransportError } from '../core/transport-errors.js';
 import type { Secret } from '../core/types.js';
 import { BodyLimits, dropped } from './body.js';
 import { Breaker, type Outcome } from './breaker.js';
-import { blankRaw, notSent, toExchange, type RawExchange } from './exchange.js';
+import { blankRaw, notSent, toExchange, type Outgoing, type RawExchange } from './exchange.js';
 import { Pacer, realClock, type Clock } from './pacing.js';
 import { Redactor } from './redact.js';
 import { redirectStep } from './redirects.js';
 import { retryWait } from './retry.js';
-import { Transport, type Outgoing } from './transport.js';
+import { Transport } from './transport.js';
 
 export type { Clock } from './pacing.js';
 
@@ -164,7 +164,7 @@ export class HttpClient {
   async send(options: SendOptions, resource?: string, via?: Dispatcher): Promise<Exchange> {
     const out = this.outgoing(options);
     const refused = await this.refusal(out.url);
-    if (refused) return notSent(out.method, out.url, out.headers, out.body, refused, resource, this.redactor);
+    if (refused) return notSent(out, refused, resource, this.redactor);
     const notes: string[] = [];
     let retries = 0;
     let hops = 0;
@@ -296,7 +296,7 @@ export class HttpClient {
     try {
       await this.pacer.turn(this.stopSignal);
     } catch {
-      const raw = blankRaw(out.method, out.url, out.headers, out.body);
+      const raw = blankRaw(out);
       raw.error = { code: 'E_INTERRUPTED', message: 'not sent: the audit was interrupted' };
       return raw;
     }

@@ -20,27 +20,6 @@ export function evidenceOf(
   notes: string[],
   redactor: Redactor,
 ): Evidence {
-  return detached(buildEvidence(raw, text, isJson, notes, redactor));
-}
-
-/**
- * The evidence with its body excerpts copied: a slice of a long string keeps the whole string
- * alive, and evidence outlives the exchange (observers and results keep it to the end of the run).
- */
-function detached(evidence: Evidence): Evidence {
-  const own = (body: unknown): unknown => (typeof body === 'string' ? ownCopy(body) : body);
-  evidence.request.body = own(evidence.request.body);
-  if (evidence.response) evidence.response.body = own(evidence.response.body);
-  return evidence;
-}
-
-function buildEvidence(
-  raw: RawExchange,
-  text: string,
-  isJson: boolean,
-  notes: string[],
-  redactor: Redactor,
-): Evidence {
   const requestText = raw.requestBody === undefined ? undefined : raw.requestBody.toString();
   const evidence: Evidence = {
     request: {
@@ -66,6 +45,17 @@ function buildEvidence(
   };
   if (raw.error) evidence.error = redactor.text(raw.error.message);
   if (notes.length > 0) evidence.notes = notes.map((n) => redactor.text(n));
+  return detached(evidence);
+}
+
+/**
+ * The evidence with its body excerpts copied: a slice of a long string keeps the whole string
+ * alive, and evidence outlives the exchange (observers and results keep it to the end of the run).
+ */
+function detached(evidence: Evidence): Evidence {
+  const own = (body: unknown): unknown => (typeof body === 'string' ? ownCopy(body) : body);
+  evidence.request.body = own(evidence.request.body);
+  if (evidence.response) evidence.response.body = own(evidence.response.body);
   return evidence;
 }
 

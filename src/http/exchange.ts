@@ -33,32 +33,32 @@ export interface RawExchange {
   cost?: number;
 }
 
+/** One request as it goes out: URL resolved, headers complete, body serialised. */
+export interface Outgoing {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body: string | Buffer | undefined;
+}
+
 /** An exchange for a request that was never sent (interrupted, service down, another origin). */
 export function notSent(
-  method: string,
-  url: string,
-  headers: Record<string, string>,
-  body: string | Buffer | undefined,
+  out: Outgoing,
   error: TransportError,
   resource: string | undefined,
   redactor: Redactor,
 ): Exchange {
-  const raw: RawExchange = { ...blankRaw(method, url, headers, body), error };
+  const raw: RawExchange = { ...blankRaw(out), error };
   return toExchange(raw, [], resource, redactor);
 }
 
 /** An exchange record before anything was received. */
-export function blankRaw(
-  method: string,
-  url: string,
-  headers: Record<string, string>,
-  body: string | Buffer | undefined,
-): RawExchange {
+export function blankRaw(out: Outgoing): RawExchange {
   return {
-    method,
-    url,
-    requestHeaders: { ...headers },
-    requestBody: body,
+    method: out.method,
+    url: out.url,
+    requestHeaders: { ...out.headers },
+    requestBody: out.body,
     headers: {},
     truncated: false,
     durationMs: 0,

@@ -3,7 +3,7 @@ import { Agent, Client, request, type Dispatcher } from 'undici';
 import type { BodyLimits } from './body.js';
 import { readAnswer, type BodyStream } from './decode.js';
 import { describeError } from './errors.js';
-import { blankRaw, type RawExchange } from './exchange.js';
+import { blankRaw, type Outgoing, type RawExchange } from './exchange.js';
 import { bodyValue } from './json.js';
 
 export interface TransportOptions {
@@ -15,14 +15,6 @@ export interface TransportOptions {
   bodies: BodyLimits;
   /** The run's signal: when it aborts, every request sent as `interruptible` is cut. */
   signal?: AbortSignal;
-}
-
-/** One request to send. */
-export interface Outgoing {
-  method: string;
-  url: string;
-  headers: Record<string, string>;
-  body: string | Buffer | undefined;
 }
 
 /** How to send it. */
@@ -129,7 +121,7 @@ export class Transport {
   async send(out: Outgoing, how: SendVia): Promise<RawExchange> {
     const { method, url, headers, body } = out;
     const { timeoutMs } = how;
-    const raw = blankRaw(method, url, headers, body);
+    const raw = blankRaw(out);
     let dispatcher: Dispatcher = how.via ?? this.agent;
     let fresh: Client | undefined;
     if (how.fresh && !how.via) {
