@@ -2,8 +2,8 @@
 // Builds dist/ from a clean folder (no file of an earlier build survives); with --if-stale, only when a source is newer.
 // Usage: node scripts/build.mjs [--if-stale]
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -11,6 +11,19 @@ const dist = join(root, 'dist');
 /** What tsconfig.json compiles, and the files that change how. */
 const SOURCES = ['src', 'suites'];
 const SETTINGS = ['tsconfig.json'];
+/**
+ * Folders tsconfig.json leaves out of dist/ (`"exclude": ["src/testing/**"]`: test helpers, which
+ * import jest, are not shipped): their files are not inputs of the build.
+ */
+const EXCLUDED = (JSON.parse(readFileSync(join(root, 'tsconfig.json'), 'utf8')).exclude ?? []).map((glob) =>
+  glob.replace(/\/\*\*(\/\*[^/]*)?$/, '/'),
+);
+
+/** Whether tsconfig.json compiles `rel` (a path relative to the root). */
+function compiled(rel) {
+  const posix = rel.split(sep).join('/');
+  return !EXCLUDED.some((folder) => posix.startsWith(folder));
+}
 
 /** Every file under `dir` (recursively) whose name ends with `suffix`. */
 function files(dir, suffix) {
@@ -27,7 +40,7 @@ function staleness() {
   // tsc writes every output on each build: the oldest output is when the last build started writing.
   const built = Math.min(...outputs.map((file) => statSync(file).mtimeMs));
   const inputs = [
-    ...SOURCES.flatMap((dir) => files(join(root, dir), '.ts')),
+    ...SOURCES.flatMap((dir) => files(join(root, dir), '.ts')).filter((f) => compiled(relative(root, f))),
     ...SETTINGS.map((f) => join(root, f)),
   ];
   for (const input of inputs) {

@@ -49,6 +49,9 @@ try {
     'the tarball holds LICENSE, README.md, docs/ and config/schema.json',
     ['LICENSE', 'README.md', 'docs/CONVENTIONS.md', 'config/schema.json'].every((f) => files.includes(f)),
   );
+  // Test helpers import jest, which a user does not have: they stay out of the package.
+  const helpers = files.filter((f) => f.startsWith('dist/src/testing/') || /(^|\/)test\//.test(f));
+  check('no test helpers or tests', helpers.length === 0, helpers.slice(0, 3).join(', '));
   const maps = files.filter((f) => f.endsWith('.map'));
   const mapRefs = files
     .filter((f) => f.endsWith('.js'))

@@ -1,5 +1,6 @@
 // The check API: what a check declares and the context it runs with (model: ESLint rule meta + create).
 import type { AuditConfig, Evidence, ResourceConfig, Severity } from './types.js';
+import type { TransportError } from './transport-errors.js';
 import type { CheckContext, ResourceCheckContext } from './context.js';
 
 export type {
@@ -81,7 +82,7 @@ export interface Exchange {
   truncated: boolean;
   durationMs: number;
   /** Transport failure: time-out, reset, body cap, refused redirect... */
-  error?: { code: string; message: string };
+  error?: TransportError;
   /** Resource the exchange was sent for (set by the engine). */
   resource?: string;
   /** The redacted record of this exchange, with its curl line. */

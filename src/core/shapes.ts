@@ -1,8 +1,8 @@
 // Reading the common valid JSON shapes: bare or enveloped items and lists, volatile fields, deep equality.
 // (Sent values are compared with values read back in values.ts, by meaning.)
 
-/** Keys under which services commonly wrap a single item. */
-const ITEM_ENVELOPES = ['data', 'item', 'result', 'resource', 'record', 'object'];
+/** Keys under which services commonly wrap a single item (read answers here; OpenAPI item schemas in src/openapi). */
+export const ITEM_ENVELOPES: readonly string[] = ['data', 'item', 'result', 'resource', 'record', 'object'];
 /** Keys under which services commonly wrap a list. */
 const LIST_ENVELOPES = [
   'data',

@@ -139,7 +139,7 @@ export class TaskContext implements CheckContext {
         `rate-limited: ${exchange.method} ${pathOf(exchange.url)} was still answered 429 after the audit waited as the service said (bounded), so this check could not be judged`,
       );
     }
-    if (error?.code === 'E_SERVICE_DOWN') this.skip(error.message.replace(/^not sent: /, 'not finished: '));
+    if (error?.code === 'E_SERVICE_DOWN') this.skip(`not finished: ${error.reason}`);
     if (error?.code === 'E_INTERRUPTED' && this.signal.aborted)
       this.skip('not finished: the audit was interrupted');
     return exchange;

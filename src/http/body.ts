@@ -1,6 +1,7 @@
 // Reading a response body within a per-response cap and a memory budget shared by concurrent responses.
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import type { TransportErrorCode } from '../core/transport-errors.js';
 
 /** Bytes of a body kept once it is known to be over the cap: enough for evidence, small enough to hold many. */
 export const KEPT_WHEN_TRUNCATED = 64 * 1024;
@@ -178,7 +179,7 @@ export interface Claim {
 
 /** Why reading stopped early (E_BODY_TOO_LARGE: over the cap; E_BODY_BUDGET: memory budget spent). */
 export interface Stop {
-  code: string;
+  code: Extract<TransportErrorCode, 'E_BODY_TOO_LARGE' | 'E_BODY_BUDGET'>;
   message: string;
 }
 

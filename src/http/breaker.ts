@@ -1,15 +1,13 @@
 // Circuit breaker: when several requests in a row get no complete answer, one probe decides whether the
 // service stopped answering; if it did, later requests fail fast instead of each waiting out its time-out.
+import { faultOf, type TransportError } from '../core/transport-errors.js';
 
 /** The part of an exchange the breaker judges. */
 export interface Outcome {
   /** Undefined when no complete response arrived. */
   status?: number;
-  error?: { code: string; message: string };
+  error?: TransportError;
 }
-
-/** Failures that say nothing about the service: the audit's own stop, refusals, requests never sent. */
-const NOT_THE_SERVICE = new Set(['E_INTERRUPTED', 'E_SERVICE_DOWN', 'E_OTHER_ORIGIN']);
 
 /**
  * Counts consecutive requests that got no complete answer (time-out, reset, stalled or cut body).
@@ -39,7 +37,8 @@ export class Breaker {
       this.streak = 0;
       return;
     }
-    if (!outcome.error || NOT_THE_SERVICE.has(outcome.error.code)) return;
+    // Failures of the audit's own (its stop, refusals, requests never sent) say nothing about the service.
+    if (!outcome.error || faultOf(outcome.error) === 'audit') return;
     this.streak++;
     this.last = outcome.error.message;
     if (this.streak >= this.threshold && this.reason === undefined && this.probing === undefined) {
@@ -78,7 +77,7 @@ export class Breaker {
       return;
     }
     // A probe the audit itself stopped (an interruption) proves nothing about the service.
-    if (outcome.error && NOT_THE_SERVICE.has(outcome.error.code)) return;
+    if (outcome.error && faultOf(outcome.error) === 'audit') return;
     this.reason =
       `the service stopped answering: ${streak} requests in a row got no complete answer (the last: ${last}), ` +
       `and neither did ${what} sent to check (${outcome.error?.message ?? 'no answer'})`;

@@ -1,27 +1,19 @@
-// The one HTTP client: deadlines, body cap, same-origin redirects of reads, 429 back-off, rate cap, evidence.
-import { Agent, Client, request, type Dispatcher } from 'undici';
+// The one HTTP client: what checks call. It builds requests, refuses what must not go, retries 429s, follows redirects.
+import type { Dispatcher } from 'undici';
 import type { AuthChoice, Exchange, SendOptions } from '../core/check.js';
+import { SAFE_METHODS } from '../core/methods.js';
+import type { TransportError } from '../core/transport-errors.js';
 import type { Secret } from '../core/types.js';
-import { Redactor } from './redact.js';
-import { advertisedWait, sleep } from './retry.js';
-import { describeError, INVALID_HTTP } from './errors.js';
 import { BodyLimits, dropped } from './body.js';
-import { readAnswer, type BodyStream } from './decode.js';
-import { blankRaw, notSent, toExchange, type RawExchange } from './exchange.js';
-import { bodyValue } from './json.js';
 import { Breaker, type Outcome } from './breaker.js';
+import { blankRaw, notSent, toExchange, type Outgoing, type RawExchange } from './exchange.js';
+import { Pacer, realClock, type Clock } from './pacing.js';
+import { Redactor } from './redact.js';
+import { redirectStep } from './redirects.js';
+import { retryWait } from './retry.js';
+import { Transport } from './transport.js';
 
-/** Time as the client waits it (429 pauses, --max-rps spacing); tests inject a fake one. */
-export interface Clock {
-  now(): number;
-  /** Resolves after `ms`, or rejects when the signal aborts. */
-  sleep(ms: number, signal?: AbortSignal): Promise<void>;
-}
-
-const realClock: Clock = { now: () => Date.now(), sleep };
-
-/** Methods whose in-flight requests an interruption may cut: they change nothing on the service. */
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+export type { Clock } from './pacing.js';
 
 export interface HttpClientOptions {
   baseUrl: string;
@@ -59,31 +51,44 @@ export interface HttpClientOptions {
   onNote?: (note: string) => void;
 }
 
+type Settings = Required<
+  Omit<HttpClientOptions, 'maxRps' | 'signal' | 'onExchange' | 'onNote' | 'secrets' | 'clock'>
+> &
+  Pick<HttpClientOptions, 'maxRps' | 'signal' | 'onExchange'>;
+
+const DEFAULTS = {
+  timeoutMs: 10_000,
+  maxBodyBytes: 10 * 1024 * 1024,
+  maxBufferedBytes: 16 * 1024 * 1024,
+  breakerThreshold: 3,
+  maxRetryWaitMs: 30_000,
+  max429Retries: 3,
+  defaultRetryWaitMs: 1000,
+  maxRedirects: 5,
+  connections: 32,
+  userAgent: 'conformance',
+};
+
+/**
+ * The audit's one HTTP client. `send` never throws for a transport problem: the exchange carries
+ * it as `error` (a code of the TransportErrorCode union). Layers: transport.ts sends one request
+ * and reads its body, pacing.ts decides when it may go, retry.ts and redirects.ts what follows an
+ * answer, exchange.ts and evidence.ts what checks and reports see, redact.ts what they never see.
+ */
 export class HttpClient {
   readonly baseUrl: string;
   readonly origin: string;
   readonly redactor: Redactor;
-  private readonly opts: Required<
-    Omit<HttpClientOptions, 'maxRps' | 'signal' | 'onExchange' | 'onNote' | 'secrets' | 'clock'>
-  > &
-    Pick<HttpClientOptions, 'maxRps' | 'signal' | 'onExchange'>;
-  private readonly clock: Clock;
+  private readonly opts: Settings;
   private readonly bodies: BodyLimits;
   private readonly breaker: Breaker;
+  private readonly pacer: Pacer;
+  private readonly transport: Transport;
   /** Set by beginCleanup(): an interruption no longer stops requests (cleanup must run). */
   private cleaningUp = false;
-  private connected = false;
   /** The last GET that got no complete answer: the breaker's probe repeats it. */
   private lastFailedGet: { url: string; headers: Record<string, string> } | undefined;
-  private readonly agent: Agent;
-  private pausedUntil = 0;
-  private nextSlot = 0;
-  private count = 0;
   private answers = 0;
-  /** Connections opened by pin(), closed with the client. */
-  private readonly pins = new Set<Client>();
-  /** Requests in flight, aborted together when the run's signal fires (one listener for all). */
-  private readonly inFlight = new Set<AbortController>();
 
   constructor(options: HttpClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -93,46 +98,26 @@ export class HttpClient {
     for (const value of [options.tokens.full, options.tokens.limited])
       if (value) this.redactor.add({ value });
     this.opts = {
-      timeoutMs: 10_000,
-      maxBodyBytes: 10 * 1024 * 1024,
-      maxBufferedBytes: 16 * 1024 * 1024,
-      breakerThreshold: 3,
-      maxRetryWaitMs: 30_000,
-      max429Retries: 3,
-      defaultRetryWaitMs: 1000,
-      maxRedirects: 5,
-      connections: 32,
-      userAgent: 'conformance',
+      ...DEFAULTS,
       // An option passed as undefined (runAudit forwards unset flags) keeps its default.
       ...(Object.fromEntries(
         Object.entries(options).filter(([, value]) => value !== undefined),
       ) as HttpClientOptions),
     };
-    this.agent = new Agent({
-      connections: this.opts.connections,
-      keepAliveTimeout: 4000,
-      headersTimeout: this.opts.timeoutMs,
-      bodyTimeout: this.opts.timeoutMs,
-      connect: { timeout: this.opts.timeoutMs },
-    });
-    this.agent.on('connect', () => {
-      this.connected = true;
-    });
-    this.clock = options.clock ?? realClock;
     this.bodies = new BodyLimits(this.opts.maxBodyBytes, this.opts.maxBufferedBytes);
+    this.transport = new Transport({
+      timeoutMs: this.opts.timeoutMs,
+      connections: this.opts.connections,
+      bodies: this.bodies,
+      signal: options.signal,
+    });
+    this.pacer = new Pacer(options.clock ?? realClock, this.opts.maxRps);
     this.breaker = new Breaker(this.opts.breakerThreshold, () => this.probe());
-    options.signal?.addEventListener(
-      'abort',
-      () => {
-        for (const controller of this.inFlight) controller.abort(options.signal?.reason);
-      },
-      { once: true },
-    );
   }
 
   /** Requests sent so far (each retry and redirect hop counts). */
   get requestCount(): number {
-    return this.count;
+    return this.transport.requestCount;
   }
 
   /** Exchanges that got a complete, valid HTTP answer (whatever its status). */
@@ -142,7 +127,7 @@ export class HttpClient {
 
   /** True once a connection to the service was established (so a failure is not "unreachable"). */
   get everConnected(): boolean {
-    return this.connected;
+    return this.transport.everConnected;
   }
 
   /** Why requests are no longer sent, once the service stopped answering (see `breakerThreshold`). */
@@ -177,42 +162,24 @@ export class HttpClient {
 
   /** Sends a request; never throws for transport problems (they are in `exchange.error`). */
   async send(options: SendOptions, resource?: string, via?: Dispatcher): Promise<Exchange> {
+    const out = this.outgoing(options);
+    const refused = await this.refusal(out.url);
+    if (refused) return notSent(out, refused, resource, this.redactor);
     const notes: string[] = [];
-    const method = options.method.toUpperCase();
-    let url = this.resolve(options.path);
-    const body: string | Buffer | undefined =
-      options.body ?? (options.json !== undefined ? JSON.stringify(options.json) : undefined);
-    const headers: Record<string, string> = { 'user-agent': this.opts.userAgent, accept: 'application/json' };
-    const authorization = this.authorization(options.auth);
-    if (authorization !== undefined) headers.authorization = authorization;
-    if (body !== undefined) {
-      const type = options.contentType === undefined ? 'application/json' : options.contentType;
-      if (type !== null) headers['content-type'] = type;
-    }
-    for (const [k, v] of Object.entries(options.headers ?? {})) headers[k.toLowerCase()] = v;
-
-    const refused = await this.refusal(url);
-    if (refused) return notSent(method, url, headers, body, refused, resource, this.redactor);
     let retries = 0;
     let hops = 0;
     for (;;) {
-      const raw = await this.once(method, url, headers, body, options, via);
-      if (raw.status === 429 && options.retryOn429 !== false && retries < this.opts.max429Retries) {
-        // An HTTP date in Retry-After is read against the server's own clock (its Date header),
-        // so a server whose clock is off does not make the audit wait too long or not at all.
-        const serverNow = raw.headers.date ? Date.parse(raw.headers.date) : NaN;
-        const told = advertisedWait(raw.headers, Number.isNaN(serverNow) ? undefined : serverNow);
-        const wait = Math.min(
-          told?.ms ?? this.opts.defaultRetryWaitMs * 2 ** retries,
-          this.opts.maxRetryWaitMs,
-        );
-        notes.push(
-          `answered 429; waited ${(wait / 1000).toFixed(1)} s (${told ? `as ${told.source} said` : 'no wait advertised'}) and retried`,
-        );
-        this.pausedUntil = Math.max(this.pausedUntil, this.clock.now() + wait);
+      const raw = await this.once(out, options, via);
+      const retry =
+        raw.status === 429 && options.retryOn429 !== false
+          ? retryWait(raw.headers, retries, this.opts)
+          : undefined;
+      if (retry) {
+        notes.push(retry.note);
+        this.pacer.pause(retry.ms);
         retries++;
         try {
-          await this.waitTurn();
+          await this.pacer.turn(this.stopSignal);
         } catch {
           notes.push('the wait was cut short: the audit was interrupted');
           raw.error = { code: 'E_INTERRUPTED', message: 'not retried: the audit was interrupted' };
@@ -220,43 +187,23 @@ export class HttpClient {
         }
         continue;
       }
-      const location = raw.headers.location;
-      if (raw.status !== undefined && [301, 302, 303, 307, 308].includes(raw.status) && location) {
-        let target: URL;
-        try {
-          target = new URL(location, url);
-        } catch {
-          notes.push(`redirect to an invalid Location ${JSON.stringify(location)} not followed`);
-          return this.finish(raw, notes, resource);
-        }
-        if (target.origin !== this.origin) {
-          notes.push(
-            `redirect (${raw.status}) to ${target.href} not followed: another origin, and credentials are never sent there`,
-          );
-          return this.finish(raw, notes, resource);
-        }
-        if (!SAFE_METHODS.has(method)) {
-          // A write goes only where the audit addressed it: a redirect could aim it at an item the
-          // audit did not create, so the 3xx itself is the answer.
-          notes.push(
-            `redirect (${raw.status}) to ${target.href} not followed: the audit never follows a redirect for a ${method}`,
-          );
-          return this.finish(raw, notes, resource);
-        }
-        if (hops >= this.opts.maxRedirects) {
-          raw.error = {
-            code: 'E_REDIRECT_LIMIT',
-            message: `more than ${this.opts.maxRedirects} redirects (a loop?)`,
-          };
-          return this.finish(raw, notes, resource);
-        }
+      const step = redirectStep(
+        { status: raw.status, location: raw.headers.location },
+        out,
+        this.origin,
+        hops,
+        this.opts.maxRedirects,
+      );
+      if (step.kind === 'follow') {
         hops++;
-        notes.push(`redirected (${raw.status}) from ${url} to ${target.href}`);
+        notes.push(step.note);
         // Only reads get here, and they keep their method (a 303 included): the request sent is
         // the request the evidence shows.
-        url = target.href;
+        out.url = step.url;
         continue;
       }
+      if (step.kind === 'stop') notes.push(step.note);
+      if (step.kind === 'limit') raw.error = step.error;
       return this.finish(raw, notes, resource);
     }
   }
@@ -267,33 +214,19 @@ export class HttpClient {
    * connection. `connectionsOpened` tells whether the server closed the socket in between.
    */
   pin(): PinnedClient {
-    const client = new Client(this.origin, {
-      pipelining: 1,
-      keepAliveTimeout: 4000,
-      headersTimeout: this.opts.timeoutMs,
-      bodyTimeout: this.opts.timeoutMs,
-      connect: { timeout: this.opts.timeoutMs },
-    });
-    let opened = 0;
-    client.on('connect', () => opened++);
-    this.pins.add(client);
+    const pinned = this.transport.pin(this.origin);
     return {
-      send: (options, resource) => this.send(options, resource, client),
+      send: (options, resource) => this.send(options, resource, pinned.dispatcher),
       get connectionsOpened() {
-        return opened;
+        return pinned.connectionsOpened;
       },
-      close: async () => {
-        this.pins.delete(client);
-        await client.close().catch(() => undefined);
-      },
+      close: () => pinned.close(),
     };
   }
 
   /** Closes every pooled and pinned connection. */
   async close(): Promise<void> {
-    await Promise.all([...this.pins].map((c) => c.destroy().catch(() => undefined)));
-    this.pins.clear();
-    await this.agent.close().catch(() => undefined);
+    await this.transport.close();
   }
 
   /** The run's signal, except during cleanup, which an interruption must not stop. */
@@ -301,8 +234,23 @@ export class HttpClient {
     return this.cleaningUp ? undefined : this.opts.signal;
   }
 
+  /** The request as it goes out: URL resolved, body serialised, the client's headers under the check's own. */
+  private outgoing(options: SendOptions): Outgoing {
+    const body: string | Buffer | undefined =
+      options.body ?? (options.json !== undefined ? JSON.stringify(options.json) : undefined);
+    const headers: Record<string, string> = { 'user-agent': this.opts.userAgent, accept: 'application/json' };
+    const authorization = this.authorization(options.auth);
+    if (authorization !== undefined) headers.authorization = authorization;
+    if (body !== undefined) {
+      const type = options.contentType === undefined ? 'application/json' : options.contentType;
+      if (type !== null) headers['content-type'] = type;
+    }
+    for (const [k, v] of Object.entries(options.headers ?? {})) headers[k.toLowerCase()] = v;
+    return { method: options.method.toUpperCase(), url: this.resolve(options.path), headers, body };
+  }
+
   /** Why a request is not sent at all: interrupted, the service stopped answering, another origin. */
-  private async refusal(url: string): Promise<{ code: string; message: string } | undefined> {
+  private async refusal(url: string): Promise<TransportError | undefined> {
     if (this.stopSignal?.aborted)
       return { code: 'E_INTERRUPTED', message: 'not sent: the audit was interrupted' };
     let origin: string;
@@ -319,7 +267,7 @@ export class HttpClient {
     }
     await this.breaker.ready();
     const stopped = this.breaker.stopped;
-    return stopped ? { code: 'E_SERVICE_DOWN', message: `not sent: ${stopped}` } : undefined;
+    return stopped ? { code: 'E_SERVICE_DOWN', message: `not sent: ${stopped}`, reason: stopped } : undefined;
   }
 
   /** The breaker's probe: the last GET that got no answer again, or a GET of the base URL. */
@@ -327,7 +275,10 @@ export class HttpClient {
     const last = this.lastFailedGet;
     const url = last?.url ?? this.baseUrl;
     const headers = last?.headers ?? { 'user-agent': this.opts.userAgent, accept: 'application/json' };
-    const raw = await this.once('GET', url, headers, undefined, { method: 'GET', path: url });
+    const raw = await this.once(
+      { method: 'GET', url, headers, body: undefined },
+      { method: 'GET', path: url },
+    );
     raw.probe = true;
     const note = `sent again to check whether the service still answers after ${this.opts.breakerThreshold} requests in a row got no complete answer`;
     const exchange = this.finish(raw, [note], undefined);
@@ -340,112 +291,23 @@ export class HttpClient {
     return { outcome: exchange, what: `GET ${path}` };
   }
 
-  private async waitTurn(): Promise<void> {
-    for (;;) {
-      const now = this.clock.now();
-      let wait = this.pausedUntil - now;
-      if (this.opts.maxRps && wait <= 0) {
-        const slot = Math.max(now, this.nextSlot);
-        this.nextSlot = slot + 1000 / this.opts.maxRps;
-        wait = slot - now;
-        if (wait > 0) await this.clock.sleep(wait, this.stopSignal);
-        return;
-      }
-      if (wait <= 0) return;
-      await this.clock.sleep(wait, this.stopSignal);
-    }
-  }
-
-  private async once(
-    method: string,
-    url: string,
-    headers: Record<string, string>,
-    body: string | Buffer | undefined,
-    options: SendOptions,
-    via?: Dispatcher,
-  ): Promise<RawExchange> {
-    const raw = blankRaw(method, url, headers, body);
+  /** One request when its turn comes (see pacing.ts), with no retry and no redirect followed. */
+  private async once(out: Outgoing, options: SendOptions, via?: Dispatcher): Promise<RawExchange> {
     try {
-      await this.waitTurn();
+      await this.pacer.turn(this.stopSignal);
     } catch {
+      const raw = blankRaw(out);
       raw.error = { code: 'E_INTERRUPTED', message: 'not sent: the audit was interrupted' };
       return raw;
     }
-    const timeoutMs = options.timeoutMs ?? this.opts.timeoutMs;
-    let dispatcher: Dispatcher = via ?? this.agent;
-    let fresh: Client | undefined;
-    if (options.connection === 'fresh' && !via) {
-      fresh = new Client(new URL(url).origin, { connect: { timeout: timeoutMs } });
-      dispatcher = fresh;
-    }
-    // One controller and one timer per request, both released as soon as it ends: much cheaper
-    // than AbortSignal.timeout + AbortSignal.any, whose timer and links outlive the request.
-    const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort(new DOMException(`no complete response within ${timeoutMs} ms`, 'TimeoutError'));
-    }, timeoutMs);
-    // An interruption cuts reads short, but lets a write finish: what it created is then seen and
-    // deleted by cleanup, instead of being left behind unknown.
-    const stop = SAFE_METHODS.has(method) ? this.stopSignal : undefined;
-    if (stop) this.inFlight.add(controller);
-    if (stop?.aborted) controller.abort(stop.reason);
-    const signal = controller.signal;
-    const started = performance.now();
-    this.count++;
-    try {
-      const res = await request(url, {
-        method: method as Dispatcher.HttpMethod,
-        headers,
-        body,
-        signal,
-        dispatcher,
-      });
-      raw.status = res.statusCode;
-      raw.headers = flattenHeaders(res.headers);
-      if (res.statusCode < 100 || res.statusCode > 599) {
-        // undici lets a three-digit status through that HTTP does not define (RFC 9110 §15: an
-        // invalid status code): no valid answer.
-        res.body.on('error', () => undefined).destroy();
-        raw.incomplete = true;
-        raw.error = {
-          code: INVALID_HTTP,
-          message: `no valid HTTP answer: the status line holds ${res.statusCode}, which is no HTTP status code (100-599)`,
-        };
-        return raw;
-      }
-      const { read, coding } = await readAnswer(res.body as BodyStream, {
-        headers: raw.headers,
-        status: raw.status,
-        method,
-        limits: this.bodies,
-        timeoutMs,
-      });
-      raw.truncated = read.truncated;
-      if (read.stopped) raw.error = read.stopped;
-      raw.coding = coding;
-      try {
-        if (read.failure !== undefined) {
-          // Headers came, the body did not: not a complete response (evidence still shows what came).
-          raw.incomplete = true;
-          raw.error = describeError(read.failure, timeoutMs, timedOut, stop?.aborted ?? false);
-        }
-        // Decoded while its bytes still count against the budget: the text is a copy of them.
-        const complete = !raw.truncated && !raw.incomplete && raw.coding?.undecoded === undefined;
-        raw.value = bodyValue(read.bytes, complete, raw.coding?.problem);
-      } finally {
-        this.bodies.give(read.reserved);
-      }
-    } catch (err) {
-      raw.error = describeError(err, timeoutMs, timedOut, stop?.aborted ?? false);
-    } finally {
-      clearTimeout(timer);
-      this.inFlight.delete(controller);
-      raw.durationMs = Math.round(performance.now() - started);
-      if (fresh) fresh.destroy().catch(() => undefined);
-    }
-    return raw;
+    return this.transport.send(out, {
+      timeoutMs: options.timeoutMs ?? this.opts.timeoutMs,
+      via,
+      fresh: options.connection === 'fresh',
+      // An interruption cuts reads short, but lets a write finish: what it created is then seen and
+      // deleted by cleanup, instead of being left behind unknown.
+      interruptible: SAFE_METHODS.has(out.method) && this.stopSignal !== undefined,
+    });
   }
 
   private finish(raw: RawExchange, notes: string[], resource: string | undefined): Exchange {
@@ -472,14 +334,4 @@ export interface PinnedClient {
   /** Sockets opened so far: 1 means every request went over the same connection. */
   readonly connectionsOpened: number;
   close(): Promise<void>;
-}
-
-function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined) continue;
-    const key = name.toLowerCase();
-    out[key] = Array.isArray(value) ? value.join(key === 'set-cookie' ? '\n' : ', ') : value;
-  }
-  return out;
 }

@@ -2,6 +2,7 @@
 import { pipeline, Readable, type Transform } from 'node:stream';
 import * as zlib from 'node:zlib';
 import { KEPT_WHEN_TRUNCATED, readBody, type BodyLimits, type BodyRead } from './body.js';
+import { SAFE_METHODS } from '../core/methods.js';
 
 /** A body the reader iterates and can stop (see readBody). */
 export type BodyStream = AsyncIterable<Buffer> & { destroy(): unknown };
@@ -111,9 +112,6 @@ export interface Coding {
   undecoded?: string;
 }
 
-/** Methods whose answers name nothing a write created. */
-const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
-
 /**
  * Reads an answer's body, decoded when it is compressed (the cap and the budget count decoded
  * bytes). A body waits for memory other answers give back before it is cut for want of it; the
@@ -146,7 +144,7 @@ export async function readAnswer(
     coded && length !== undefined && length <= limits.cap ? undefined : length,
     {
       // What a write that succeeded answers may name what it created or changed.
-      essential: !READS.has(method) && status < 300,
+      essential: !SAFE_METHODS.has(method) && status < 300,
       // Other readers usually give memory back within milliseconds: wait for them rather than
       // cut a body under the cap, but leave the deadline room to read it.
       waitUntil: Date.now() + answer.timeoutMs / 2,

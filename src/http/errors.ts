@@ -1,12 +1,41 @@
-// Transport failures turned into one stable code and a sentence a user understands.
+// Transport failures (undici's errors, aborts) turned into one code of the union and a sentence a user understands.
 import { maxHeaderSize } from 'node:http';
+import type { TransportError, TransportErrorCode } from '../core/transport-errors.js';
 
-export interface TransportError {
-  code: string;
-  message: string;
-}
+export type { TransportError, TransportErrorCode } from '../core/transport-errors.js';
 
-/** Describes an error thrown by undici (or an abort) for evidence. */
+/** The codes a low-level failure is filed under. */
+type Low = Extract<TransportErrorCode, 'E_CONNECT' | 'E_RESET' | 'E_TIMEOUT' | 'E_REQUEST'>;
+
+/** The low-level codes undici and Node raise, as a code of the union and the words evidence uses. */
+const KNOWN: Record<string, { code: Low; message: (timeoutMs: number) => string }> = {
+  ECONNREFUSED: { code: 'E_CONNECT', message: () => 'connection refused' },
+  ENOTFOUND: { code: 'E_CONNECT', message: () => 'host name not found' },
+  EAI_AGAIN: { code: 'E_CONNECT', message: () => 'host name lookup failed' },
+  EHOSTUNREACH: { code: 'E_CONNECT', message: () => 'host unreachable' },
+  UND_ERR_CONNECT_TIMEOUT: { code: 'E_CONNECT', message: (ms) => `could not connect within ${ms} ms` },
+  ECONNRESET: { code: 'E_RESET', message: () => 'connection reset by the server' },
+  EPIPE: { code: 'E_RESET', message: () => 'connection closed by the server while sending' },
+  UND_ERR_SOCKET: {
+    code: 'E_RESET',
+    message: () => 'the connection closed before the response was complete',
+  },
+  UND_ERR_RES_CONTENT_LENGTH_MISMATCH: {
+    code: 'E_RESET',
+    message: () => 'the connection closed before Content-Length bytes arrived',
+  },
+  UND_ERR_HEADERS_TIMEOUT: { code: 'E_TIMEOUT', message: (ms) => `no response headers within ${ms} ms` },
+  UND_ERR_BODY_TIMEOUT: { code: 'E_TIMEOUT', message: (ms) => `the response body stalled for ${ms} ms` },
+  UND_ERR_REQ_CONTENT_LENGTH_MISMATCH: { code: 'E_REQUEST', message: () => 'request body length mismatch' },
+};
+
+/** undici's codes for a request it refuses to send as built (the message says what). */
+const REFUSED_REQUEST = new Set(['UND_ERR_INVALID_ARG', 'UND_ERR_NOT_SUPPORTED', 'ERR_INVALID_ARG_VALUE']);
+
+/**
+ * Describes an error thrown by undici (or an abort) for evidence. `timedOut`: the request's own
+ * deadline fired; `interrupted`: the run's signal cut it.
+ */
 export function describeError(
   err: unknown,
   timeoutMs: number,
@@ -16,33 +45,20 @@ export function describeError(
   if (interrupted && !timedOut)
     return { code: 'E_INTERRUPTED', message: 'stopped: the audit was interrupted' };
   if (timedOut) return { code: 'E_TIMEOUT', message: `no complete response within ${timeoutMs} ms` };
+  const e = err as { code?: string; name?: string; message?: string; cause?: { code?: string } } | undefined;
+  const cause = e?.code ?? e?.cause?.code ?? e?.name;
   const refused = invalidHttp(err);
-  if (refused) return { code: INVALID_HTTP, message: `no valid HTTP answer: ${refused}` };
-  const e = err as { code?: string; name?: string; message?: string; cause?: { code?: string } };
-  const code = e?.code ?? e?.cause?.code ?? e?.name ?? 'E_UNKNOWN';
-  const known: Record<string, string> = {
-    ECONNREFUSED: 'connection refused',
-    ECONNRESET: 'connection reset by the server',
-    EPIPE: 'connection closed by the server while sending',
-    ENOTFOUND: 'host name not found',
-    EAI_AGAIN: 'host name lookup failed',
-    EHOSTUNREACH: 'host unreachable',
-    UND_ERR_CONNECT_TIMEOUT: `could not connect within ${timeoutMs} ms`,
-    UND_ERR_HEADERS_TIMEOUT: `no response headers within ${timeoutMs} ms`,
-    UND_ERR_BODY_TIMEOUT: `the response body stalled for ${timeoutMs} ms`,
-    UND_ERR_SOCKET: 'the connection closed before the response was complete',
-    UND_ERR_RES_CONTENT_LENGTH_MISMATCH: 'the connection closed before Content-Length bytes arrived',
-    UND_ERR_REQ_CONTENT_LENGTH_MISMATCH: 'request body length mismatch',
-    HPE_INVALID_CONSTANT: 'the server sent something that is not HTTP',
-    HPE_INVALID_HEADER_TOKEN: 'the server sent an invalid header',
-    HPE_INVALID_CHUNK_SIZE: 'the server sent an invalid chunked body',
-  };
-  const text = known[code] ?? (e?.message ? e.message : String(err));
-  return { code, message: text };
+  if (refused)
+    return withCause({ code: 'E_INVALID_HTTP', message: `no valid HTTP answer: ${refused}` }, cause);
+  const known = cause === undefined ? undefined : KNOWN[cause];
+  if (known) return withCause({ code: known.code, message: known.message(timeoutMs) }, cause);
+  const code = cause !== undefined && REFUSED_REQUEST.has(cause) ? 'E_REQUEST' : 'E_OTHER';
+  return withCause({ code, message: e?.message ? e.message : String(err) }, cause);
 }
 
-/** The code of an answer the HTTP parser refused: the service gave no valid answer. */
-export const INVALID_HTTP = 'E_INVALID_HTTP';
+function withCause(error: TransportError, cause: string | undefined): TransportError {
+  return cause === undefined ? error : { ...error, cause };
+}
 
 /**
  * What the HTTP parser refused in an answer, in words, from undici's error (with the bytes it

@@ -1,4 +1,4 @@
-// How long a 429 asks the client to wait: Retry-After, RateLimit-Reset, X-RateLimit-Reset.
+// How long a 429 asks the client to wait (Retry-After, RateLimit-Reset, X-RateLimit-Reset), and how long it waits.
 
 /** The advertised wait of a 429 answer in ms, and which header said so; undefined when none did. */
 export function advertisedWait(
@@ -29,6 +29,35 @@ export function advertisedWait(
     if (m) return { ms: Number(m[1]) * 1000, source: 'RateLimit' };
   }
   return undefined;
+}
+
+/** How the client retries a request answered 429. */
+export interface RetryPolicy {
+  /** How many times one request is retried after 429s. */
+  max429Retries: number;
+  /** Wait after a 429 that gives no header (ms), doubled on each retry. */
+  defaultRetryWaitMs: number;
+  /** Longest single wait (ms): a longer advertised wait is cut to it. */
+  maxRetryWaitMs: number;
+}
+
+/**
+ * How long to wait before retry number `retries` (from 0) of a request answered 429 with these
+ * headers, and the note its evidence carries; undefined when the policy allows no more retries.
+ */
+export function retryWait(
+  headers: Record<string, string>,
+  retries: number,
+  policy: RetryPolicy,
+): { ms: number; note: string } | undefined {
+  if (retries >= policy.max429Retries) return undefined;
+  // An HTTP date in Retry-After is read against the server's own clock (its Date header), so a
+  // server whose clock is off does not make the audit wait too long or not at all.
+  const serverNow = headers.date ? Date.parse(headers.date) : NaN;
+  const told = advertisedWait(headers, Number.isNaN(serverNow) ? undefined : serverNow);
+  const ms = Math.min(told?.ms ?? policy.defaultRetryWaitMs * 2 ** retries, policy.maxRetryWaitMs);
+  const why = told ? `as ${told.source} said` : 'no wait advertised';
+  return { ms, note: `answered 429; waited ${(ms / 1000).toFixed(1)} s (${why}) and retried` };
 }
 
 function headerName(lower: string): string {

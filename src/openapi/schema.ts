@@ -1,9 +1,6 @@
 // OpenAPI schema objects -> plain JSON Schema for ajv, plus the shape questions the import asks of them.
-import { isObject } from '../core/shapes.js';
+import { isObject, ITEM_ENVELOPES } from '../core/shapes.js';
 import type { Json, SpecVersion } from './document.js';
-
-/** Keys under which services wrap a single item (the same list src/core/shapes.ts unwraps). */
-const ITEM_ENVELOPES = ['data', 'item', 'result', 'resource', 'record', 'object'];
 
 /** Keywords whose value is one schema. */
 const ONE_SCHEMA = [

@@ -5,7 +5,7 @@ import type { CheckResult, RunResult, Severity } from '../core/types.js';
 import { firstLine, humanDuration, messageHead, plural, truncate, visible } from './format.js';
 import { STYLE, SCRIPT } from './html-assets.js';
 import { evidenceBlock, problemList } from './html-evidence.js';
-import { fragment, h, trusted, type Html } from './html-build.js';
+import { fragment, h, trusted, type Child, type Html } from './html-build.js';
 import { API_WIDE, buildMatrix, outcomeCounts, outcomeOf, type Matrix, type Outcome } from './matrix.js';
 import type { Reporter, ReporterOptions } from './types.js';
 import { verdictOf, type Verdict } from './verdict.js';
@@ -87,10 +87,9 @@ function summaryBlock(run: RunResult, verdict: Verdict): Html {
   const s = run.summary;
   const item = (cls: string, n: number, label: string) =>
     h('li', { class: `count ${cls}`, 'data-count': cls }, h('span', { class: 'n' }, n), label);
-  return h(
-    'section',
-    { id: 'summary', 'aria-labelledby': 'summary-h' },
-    h('h2', { id: 'summary-h' }, 'Summary'),
+  return section(
+    'summary',
+    'Summary',
     h(
       'ul',
       { class: 'counts' },
@@ -156,10 +155,9 @@ function matrixBlock(results: CheckResult[], ids: Map<CheckResult, string>): Htm
       matrix.columns.map((c) => cellLink(matrix, rule, c.key, ids)),
     ),
   );
-  return h(
-    'section',
-    { id: 'matrix', 'aria-labelledby': 'matrix-h' },
-    h('h2', { id: 'matrix-h' }, 'Rules × resources'),
+  return section(
+    'matrix',
+    'Rules × resources',
     legend,
     results.length === 0
       ? h('p', { class: 'muted' }, 'No check ran.')
@@ -211,18 +209,16 @@ function problemsBlock(results: CheckResult[], ids: Map<CheckResult, string>): H
     .sort((a, b) => rank[outcomeOf(a)]! - rank[outcomeOf(b)]!);
   const waived = results.filter((r) => r.status === 'waived');
   return fragment(
-    h(
-      'section',
-      { id: 'failures', 'aria-labelledby': 'failures-h' },
-      h('h2', { id: 'failures-h' }, `Failures, warnings and errors (${failed.length})`),
+    section(
+      'failures',
+      `Failures, warnings and errors (${failed.length})`,
       failed.length === 0 && h('p', { class: 'muted' }, 'None.'),
       failed.map((r) => problemArticle(r, ids.get(r)!)),
     ),
     waived.length > 0 &&
-      h(
-        'section',
-        { id: 'waived', 'aria-labelledby': 'waived-h' },
-        h('h2', { id: 'waived-h' }, `Waived (${waived.length})`),
+      section(
+        'waived',
+        `Waived (${waived.length})`,
         waived.map((r) => problemArticle(r, ids.get(r)!)),
       ),
   );
@@ -244,10 +240,9 @@ function resultsTable(results: CheckResult[], ids: Map<CheckResult, string>): Ht
       h('td', { class: 'msg' }, truncate(visible(firstLine(r.message) || r.title), 300)),
     ),
   );
-  return h(
-    'section',
-    { id: 'results', 'aria-labelledby': 'results-h' },
-    h('h2', { id: 'results-h' }, `All results (${results.length})`),
+  return section(
+    'results',
+    `All results (${results.length})`,
     h(
       'table',
       { class: 'results' },
@@ -305,32 +300,15 @@ function filterBar(results: CheckResult[]): Html {
 
 /** Warnings about the run itself (e.g. a secret too short for its echoes to be redacted reliably). */
 function notesBlock(run: RunResult): Html | false {
-  const notes = run.notes ?? [];
-  if (notes.length === 0) return false;
-  return h(
-    'section',
-    { id: 'notes', 'aria-labelledby': 'notes-h' },
-    h('h2', { id: 'notes-h' }, `Warnings about the run (${notes.length})`),
-    h(
-      'ul',
-      {},
-      notes.map((note) => h('li', {}, shown(note))),
-    ),
-  );
+  return listSection('notes', 'Warnings about the run', (run.notes ?? []).map(shown));
 }
 
 function notProbedBlock(run: RunResult): Html | false {
   const paths = run.notProbed ?? [];
-  if (paths.length === 0) return false;
-  return h(
-    'section',
-    { id: 'not-probed', 'aria-labelledby': 'not-probed-h' },
-    h('h2', { id: 'not-probed-h' }, `Not probed (${paths.length})`),
-    h(
-      'ul',
-      {},
-      paths.map((p) => h('li', {}, h('code', {}, shown(p.path)), `: ${shown(p.reason)}`)),
-    ),
+  return listSection(
+    'not-probed',
+    'Not probed',
+    paths.map((p) => [h('code', {}, shown(p.path)), `: ${shown(p.reason)}`]),
   );
 }
 
@@ -346,14 +324,9 @@ function cleanupBlock(run: RunResult): Html | false {
         h('li', {}, h('code', {}, shown(l.url)), ` (${shown(l.resource)}): ${shown(l.reason)}`),
       ),
     );
-  return h(
-    'section',
-    { id: 'cleanup', 'aria-labelledby': 'cleanup-h' },
-    h(
-      'h2',
-      { id: 'cleanup-h' },
-      leftovers.length > 0 ? `Cleanup leftovers (${leftovers.length})` : 'Cleanup',
-    ),
+  return section(
+    'cleanup',
+    leftovers.length > 0 ? `Cleanup leftovers (${leftovers.length})` : 'Cleanup',
     leftovers.length > 0 && entries(leftovers),
     errorBodies.length > 0 &&
       h(
@@ -362,6 +335,25 @@ function cleanupBlock(run: RunResult): Html | false {
         `Deleted, but the read-back answers 2xx with an error body (see ERR-STATUS): ${plural(errorBodies.length, 'item')}`,
       ),
     errorBodies.length > 0 && entries(errorBodies),
+  );
+}
+
+/** A titled section: `id` for links, its heading (`<id>-h`) labelling it for screen readers. */
+function section(id: string, heading: string, ...children: Child[]): Html {
+  return h('section', { id, 'aria-labelledby': `${id}-h` }, h('h2', { id: `${id}-h` }, heading), ...children);
+}
+
+/** A section listing one line per item, its count in the heading; nothing when there is none. */
+function listSection(id: string, heading: string, items: Child[]): Html | false {
+  if (items.length === 0) return false;
+  return section(
+    id,
+    `${heading} (${items.length})`,
+    h(
+      'ul',
+      {},
+      items.map((item) => h('li', {}, item)),
+    ),
   );
 }
 

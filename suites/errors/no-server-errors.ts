@@ -1,23 +1,7 @@
 // ERR-SERVER: no request the audit sends makes the server fail (5xx, or no usable answer).
 import { defineCheck, NOT_JUDGED } from '../../src/core/check.js';
 import { answered } from '../../src/core/verdicts.js';
-import { INVALID_HTTP } from '../support/http.js';
-
-/** Transport failures that mean the server broke (not our cap, not an interruption). */
-const SERVER_BROKE = new Set([
-  'E_TIMEOUT',
-  'ECONNRESET',
-  'EPIPE',
-  'UND_ERR_SOCKET',
-  'UND_ERR_HEADERS_TIMEOUT',
-  'UND_ERR_BODY_TIMEOUT',
-  'UND_ERR_RES_CONTENT_LENGTH_MISMATCH',
-  'HPE_INVALID_CONSTANT',
-  'HPE_INVALID_HEADER_TOKEN',
-  'HPE_INVALID_CHUNK_SIZE',
-  // An answer the HTTP parser refused (status line, headers, framing): no valid answer at all.
-  INVALID_HTTP,
-]);
+import { faultOf } from '../../src/core/transport-errors.js';
 
 export default defineCheck({
   kind: 'observer',
@@ -36,9 +20,11 @@ export default defineCheck({
   nothingToJudge: 'no request got a complete answer or a failure of the server to judge',
   inspect(x) {
     if (x.status !== undefined && x.status >= 500 && x.status <= 599) return { message: answered(x) };
-    if (x.status === undefined && x.error && SERVER_BROKE.has(x.error.code)) {
+    // Transport failures that mean the server broke (a time-out, a reset, an answer the HTTP parser
+    // refused), not the audit's cap or interruption.
+    if (x.status === undefined && x.error && faultOf(x.error) === 'service') {
       // The invalid-HTTP message says so itself ("no valid HTTP answer: the parser refused it…").
-      const what = x.error.code === INVALID_HTTP ? '' : 'no complete answer: ';
+      const what = x.error.code === 'E_INVALID_HTTP' ? '' : 'no complete answer: ';
       return { message: `${x.method} ${x.url} got ${what}${x.error.message}` };
     }
     // No answer for a reason of the audit's own (its size cap, an interruption): not the server's doing.

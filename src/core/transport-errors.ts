@@ -1,0 +1,67 @@
+// Why an exchange got no complete answer: one union of codes, each described, with whose doing it is.
+
+/**
+ * Whose doing a transport failure is:
+ * - `service`: the service gave no complete, valid answer (ERR-SERVER judges it; the circuit breaker counts it);
+ * - `audit`: the audit's own stop or limit (not sent, interrupted, cut at a cap): says nothing about the service;
+ * - `unclear`: neither can be told (no connection at all, a request the HTTP library refused, anything else).
+ */
+export type Fault = 'service' | 'audit' | 'unclear';
+
+/** Every transport error code, what it means, and whose doing it is. */
+export const TRANSPORT_ERRORS = {
+  E_TIMEOUT: {
+    fault: 'service',
+    description: 'no complete answer within the deadline (no headers, or a body that stalled)',
+  },
+  E_RESET: {
+    fault: 'service',
+    description: 'the connection was reset or closed before the answer was complete (a short body included)',
+  },
+  E_INVALID_HTTP: {
+    fault: 'service',
+    description: 'the HTTP parser refused the answer (status line, header section, framing)',
+  },
+  E_CONNECT: {
+    fault: 'unclear',
+    description: 'no connection: refused, host not found or unreachable, or not connected in time',
+  },
+  E_REQUEST: { fault: 'unclear', description: 'the HTTP library refused to send the request as built' },
+  E_OTHER: { fault: 'unclear', description: 'any other failure: the message says what' },
+  E_BODY_TOO_LARGE: { fault: 'audit', description: 'the body passed the size cap: reading stopped there' },
+  E_BODY_BUDGET: {
+    fault: 'audit',
+    description: 'the memory budget for bodies was spent: the body was cut (it is under the cap)',
+  },
+  E_REDIRECT_LIMIT: { fault: 'audit', description: 'more same-origin redirects than the audit follows' },
+  E_INTERRUPTED: {
+    fault: 'audit',
+    description: 'not sent, not retried or cut short: the audit was interrupted',
+  },
+  E_SERVICE_DOWN: {
+    fault: 'audit',
+    description: 'not sent: the circuit breaker found that the service stopped answering',
+  },
+  E_OTHER_ORIGIN: {
+    fault: 'audit',
+    description: 'not sent: the URL is on another origin, where the audit sends nothing',
+  },
+} as const satisfies Record<string, { fault: Fault; description: string }>;
+
+/** The code of a transport failure (`Exchange.error.code`): see TRANSPORT_ERRORS for each. */
+export type TransportErrorCode = keyof typeof TRANSPORT_ERRORS;
+
+/**
+ * A transport failure as checks see it: a stable code, a sentence a user understands (it goes into
+ * evidence as is), and the low-level code behind it when there was one (ECONNRESET, UND_ERR_SOCKET...).
+ * E_SERVICE_DOWN also says why the service is taken for down, so a skip can quote the reason
+ * without rewriting the message.
+ */
+export type TransportError =
+  | { code: 'E_SERVICE_DOWN'; message: string; reason: string; cause?: string }
+  | { code: Exclude<TransportErrorCode, 'E_SERVICE_DOWN'>; message: string; cause?: string };
+
+/** Whose doing a transport failure is (see Fault). */
+export function faultOf(error: { code: TransportErrorCode }): Fault {
+  return TRANSPORT_ERRORS[error.code].fault;
+}
