@@ -56,19 +56,37 @@ async function obtain(client: HttpClient, login: LoginConfig): Promise<Secret> {
   };
   if (x.status === undefined) fail(`got no answer (${x.error?.message ?? 'no response'})`);
   if (x.status! < 200 || x.status! > 299) fail(`answered ${statusText(x)}${quoted(x)}`);
-  if (!x.isJson) fail(`answered ${statusText(x)} with a body that is not JSON${quoted(x)}`);
+  // Not quoted: a 2xx body may be the token itself, as text.
+  if (!x.isJson)
+    fail(`answered ${statusText(x)} with a body that is not JSON (${x.text.length} characters, not shown)`);
   const token = atPointer(x.json, login.token);
+  // A 2xx login answer holds credentials: its values are never quoted, only where strings are.
   if (token === undefined)
-    fail(`answered ${statusText(x)}, but the pointer ${login.token} matches nothing in it${quoted(x)}`);
+    fail(`answered ${statusText(x)}, but the pointer ${login.token} matches nothing in it${shapeOf(x.json)}`);
   if (typeof token !== 'string' || token === '')
     fail(
-      `answered ${statusText(x)}, but ${login.token} holds ${typeof token === 'string' ? 'an empty string' : 'no string'}${quoted(x)}`,
+      `answered ${statusText(x)}, but ${login.token} holds ${typeof token === 'string' ? 'an empty string' : 'no string'}${shapeOf(x.json)}`,
     );
   const value = token as string;
   // The login's own curl line (variables for its secrets), quiet, piped to jq: the token is rebuilt
   // wherever the variables the login uses are set.
   const line = x.evidence.curl.replace(/^curl -i /, 'curl -s ');
   return { value, shell: `$(${line} | jq -r '${jqPath(login.token)}')`, source: login.step };
+}
+
+/** Where a 2xx answer holds strings (" (strings at /data/token, /expires)"), never their values. */
+function shapeOf(json: unknown): string {
+  const found: string[] = [];
+  const walk = (node: unknown, at: string, depth: number): void => {
+    if (found.length >= 8 || depth > 4) return;
+    if (typeof node === 'string') found.push(at);
+    else if (Array.isArray(node)) node.slice(0, 3).forEach((v, i) => walk(v, `${at}/${i}`, depth + 1));
+    else if (node !== null && typeof node === 'object')
+      for (const [k, v] of Object.entries(node))
+        walk(v, `${at}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`, depth + 1);
+  };
+  walk(json, '', 0);
+  return found.length > 0 ? ` (it holds strings at ${found.join(', ')})` : ' (it holds no string)';
 }
 
 function quoted(x: Exchange): string {
