@@ -178,7 +178,7 @@ export function buildAuth(
 
   let placement: CredentialPlacement;
   if (raw.basic !== undefined)
-    placement = { in: 'header', name: 'authorization', prefix: 'Basic', basic: true };
+    placement = { in: 'header', name: 'Authorization', prefix: 'Basic', basic: true };
   else if (raw.query !== undefined) placement = { in: 'query', name: raw.query };
   else if (raw.cookie !== undefined) placement = { in: 'cookie', name: raw.cookie };
   else {

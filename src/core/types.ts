@@ -67,7 +67,7 @@ export type CredentialPlacement =
 /** The default placement: `Authorization: Bearer <token>`. */
 export const BEARER_PLACEMENT: CredentialPlacement = {
   in: 'header',
-  name: 'authorization',
+  name: 'Authorization',
   prefix: 'Bearer',
 };
 
