@@ -1,6 +1,7 @@
 // Schema-valid config data -> AuditConfig: checks the schema cannot express, defaults, secrets.
 import { isAbsolute, resolve } from 'node:path';
 import {
+  BEARER_PLACEMENT,
   OPERATIONS,
   type AuditConfig,
   type Operation,
@@ -13,12 +14,25 @@ import { resolveItemSchema } from './item-schema.js';
 import { pathKey, type Problem, type Segment } from './problems.js';
 import { didYouMean } from './suggest.js';
 import { waiverExpiresAt } from './waivers.js';
+import {
+  buildAuth,
+  checkOverrides,
+  envLookup,
+  extrasWithPaths,
+  resourceRequests,
+  topRequests,
+  type RawAuth,
+  type RawResourceRequests,
+} from './requests.js';
 
 /** The config as written (after interpolation), once it has passed config/schema.json. */
 export interface RawConfig {
   baseUrl?: string;
   openapi?: string;
-  auth?: { token?: string; limitedToken?: string };
+  auth?: RawAuth;
+  headers?: Record<string, string>;
+  query?: Record<string, string>;
+  contentType?: string;
   idempotency?: { header?: string };
   rateLimit?: { maxRequests?: number; expected?: boolean; waitMs?: number; maxWaitMs?: number };
   ignoreFields?: string[];
@@ -37,19 +51,21 @@ export interface RawConfig {
     receiver?: { host?: string; port?: number; publicUrl?: string };
   };
   waivers?: AuditConfig['waivers'];
-  resources: Array<{
-    name: string;
-    path: string;
-    idField?: string;
-    operations?: Operation[];
-    sample?: Record<string, unknown>;
-    replace?: Record<string, unknown>;
-    update?: Record<string, unknown>;
-    invalid?: unknown[];
-    schema?: string | Record<string, unknown>;
-    forbidden?: Operation[];
-    idempotencyKey?: boolean;
-  }>;
+  resources: Array<
+    RawResourceRequests & {
+      name: string;
+      path: string;
+      idField?: string;
+      operations?: Operation[];
+      sample?: Record<string, unknown>;
+      replace?: Record<string, unknown>;
+      update?: Record<string, unknown>;
+      invalid?: unknown[];
+      schema?: string | Record<string, unknown>;
+      forbidden?: Operation[];
+      idempotencyKey?: boolean;
+    }
+  >;
 }
 
 /** The loaded config: AuditConfig plus the OpenAPI document named in the file, if any. */
@@ -131,6 +147,7 @@ export function buildConfig(
   }
 
   const names = raw.resources.map((resource) => resource.name);
+  const requests = topRequests(raw);
   const resources = raw.resources.map((resource, index): ResourceConfig => {
     const first = names.indexOf(resource.name);
     if (first !== index) {
@@ -156,6 +173,16 @@ export function buildConfig(
       forbidden: resource.forbidden ?? [],
       idempotencyKey: resource.idempotencyKey ?? false,
     };
+    if (
+      resource.headers ||
+      resource.query ||
+      resource.contentType ||
+      resource.requests ||
+      raw.headers ||
+      raw.query ||
+      raw.contentType
+    )
+      out.requests = resourceRequests(requests, resource);
     if (resource.sample !== undefined) out.sample = resource.sample;
     const replace = resource.replace ?? resource.sample;
     if (replace !== undefined) out.replace = replace;
@@ -183,14 +210,17 @@ export function buildConfig(
     return { ...waiver };
   });
 
-  const auth: AuditConfig['auth'] = {};
-  if (raw.auth?.token) auth.token = raw.auth.token;
-  if (raw.auth?.limitedToken) auth.limitedToken = raw.auth.limitedToken;
+  const secrets = collectSecrets(raw, ctx.fromEnv, ctx.usedEnv);
+  const addSecret = (secret: Secret): void => {
+    if (!secrets.some((s) => s.value === secret.value)) secrets.push(secret);
+  };
+  const auth = buildAuth(raw.auth, baseUrl, problem, envLookup(ctx.fromEnv), addSecret);
+  checkOverrides(auth.placement ?? BEARER_PLACEMENT, extrasWithPaths(raw), problem);
 
   const config: LoadedConfig = {
     baseUrl,
     auth,
-    secrets: collectSecrets(raw, ctx.fromEnv, ctx.usedEnv),
+    secrets,
     idempotency: { header: raw.idempotency?.header ?? 'Idempotency-Key' },
     rateLimit: {
       maxRequests: raw.rateLimit?.maxRequests ?? 200,
@@ -202,6 +232,7 @@ export function buildConfig(
     waivers,
     resources,
   };
+  if (raw.headers || raw.query || raw.contentType) config.requests = requests;
   if (webhooks) config.webhooks = webhooks;
   if (raw.openapi !== undefined) {
     config.openapiSource =

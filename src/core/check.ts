@@ -1,5 +1,5 @@
 // The check API: what a check declares and the context it runs with (model: ESLint rule meta + create).
-import type { AuditConfig, Evidence, ResourceConfig, Severity } from './types.js';
+import type { AuditConfig, Evidence, Operation, ResourceConfig, Severity } from './types.js';
 import type { TransportError } from './transport-errors.js';
 import type { CheckContext, ResourceCheckContext } from './context.js';
 
@@ -13,8 +13,13 @@ export type {
   WebhookReceiverHandle,
 } from './context.js';
 
-/** Which credential a request carries. A `{ authorization }` object sends that header value as-is. */
-export type AuthChoice = 'full' | 'limited' | 'none' | { authorization: string };
+/**
+ * Which credential a request carries. A `{ authorization }` object sends that Authorization header
+ * value as-is (and no configured credential); a `{ credential }` object puts that value where the
+ * configured scheme puts the credential (the whole header value, prefix included; the query
+ * parameter's or the cookie's value).
+ */
+export type AuthChoice = 'full' | 'limited' | 'none' | { authorization: string } | { credential: string };
 
 export interface SendOptions {
   method: string;
@@ -22,6 +27,11 @@ export interface SendOptions {
   path: string;
   /** Credential to send (default 'full'). */
   auth?: AuthChoice;
+  /**
+   * The operation whose configured headers and query parameters the request carries (default: the
+   * one it imitates, from its method and whether it targets the collection: see http/decorate.ts).
+   */
+  operation?: Operation;
   headers?: Record<string, string>;
   /** A JSON body: serialised, with `Content-Type: application/json` unless `contentType` says otherwise. */
   json?: unknown;

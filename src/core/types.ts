@@ -36,6 +36,54 @@ export interface ResourceConfig {
   schema?: Record<string, unknown>;
   forbidden: Operation[];
   idempotencyKey: boolean;
+  /** Headers and query parameters of this resource's requests, per operation (see `RequestExtras`). */
+  requests?: ResourceRequests;
+}
+
+/** Headers (names lower-cased) and query parameters added to some requests (config `headers:`/`query:`). */
+export interface RequestExtras {
+  headers: Record<string, string>;
+  query: Record<string, string>;
+}
+
+/**
+ * A resource's request settings, already merged (top level < resource < reads/writes < operation):
+ * what a request imitating each operation carries, and the media type of its bodies.
+ */
+export interface ResourceRequests {
+  operations: Record<Operation, RequestExtras>;
+  contentType?: string;
+}
+
+/**
+ * Where the credential goes: a header with a prefix (`Authorization: Bearer <t>`, `X-API-Key: <t>`;
+ * HTTP Basic is `Authorization: Basic <base64>` with `basic` set), a query parameter or a cookie.
+ */
+export type CredentialPlacement =
+  | { in: 'header'; name: string; prefix: string; basic?: boolean }
+  | { in: 'query'; name: string }
+  | { in: 'cookie'; name: string };
+
+/** The default placement: `Authorization: Bearer <token>`. */
+export const BEARER_PLACEMENT: CredentialPlacement = {
+  in: 'header',
+  name: 'Authorization',
+  prefix: 'Bearer',
+};
+
+/** A login request sent before the run to obtain a token (config `auth.login`/`auth.limitedLogin`). */
+export interface LoginConfig {
+  /** `auth.login` or `auth.limitedLogin`: named in messages. */
+  step: string;
+  method: string;
+  /** Relative to the base URL, or an absolute URL on its origin. */
+  path: string;
+  json?: unknown;
+  form?: Record<string, string>;
+  /** Header names lower-cased; `authorization` set when `basic` is configured. */
+  headers: Record<string, string>;
+  /** JSON pointer to the token in the answer. */
+  token: string;
 }
 
 export interface WebhookSignatureConfig {
@@ -80,7 +128,14 @@ export interface AuditConfig {
   auth: {
     token?: string;
     limitedToken?: string;
+    /** Where the credential goes (default `BEARER_PLACEMENT`). */
+    placement?: CredentialPlacement;
+    /** Requests that obtain `token`/`limitedToken` before the run. */
+    login?: LoginConfig;
+    limitedLogin?: LoginConfig;
   };
+  /** Headers, query parameters and body media type of every request (config top level). */
+  requests?: RequestExtras & { contentType?: string };
   /** Every secret value to redact, with its source variable where known. */
   secrets: Secret[];
   idempotency: { header: string };

@@ -19,6 +19,7 @@ import { cleanup } from './cleanup.js';
 import { summarise } from './summary.js';
 import { baseResult, joinMessages, problemList } from './results.js';
 import { applyWaiver } from './waivers.js';
+import { logIn } from './login.js';
 
 export interface RunOptions {
   catalogue: Check[];
@@ -55,7 +56,8 @@ const EVIDENCE_PROBLEMS = 10;
 const MAX_EVIDENCE = 20;
 
 /** Runs the audit and returns its result; throws UnreachableError when the target cannot be reached. */
-export async function runAudit(config: AuditConfig, options: RunOptions): Promise<RunResult> {
+export async function runAudit(configured: AuditConfig, options: RunOptions): Promise<RunResult> {
+  let config = configured;
   const started = Date.now();
   const startedAt = new Date(started).toISOString();
   const signal = options.signal ?? new AbortController().signal;
@@ -75,6 +77,7 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
   const client = new HttpClient({
     baseUrl: config.baseUrl,
     tokens: { full: config.auth.token, limited: config.auth.limitedToken },
+    requests: { placement: config.auth.placement, requests: config.requests, resources: config.resources },
     secrets: config.secrets,
     timeoutMs: options.timeoutMs,
     maxRps: options.maxRps,
@@ -91,8 +94,10 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
     },
   });
   try {
+    if (!options.skipPreflight) await preflight(client);
+    // The tokens a login obtains are needed by every check, the credential probe below included.
+    config = await logIn(client, config);
     if (!options.skipPreflight) {
-      await preflight(client);
       const first = await credentialsAccepted(client, config);
       if (!options.force) await collectionsFound(client, config, first);
     }

@@ -1,4 +1,5 @@
 // Options of the example API (tokens, limits, valid variants, breaks) and their resolved defaults.
+import type { AuthScheme } from './auth.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Breaks } from './breaks.js';
 import { defaultResources, thingsResources, type ResourceDefinition } from './resources.js';
@@ -66,6 +67,8 @@ export type Middleware = (
 export interface ExampleApiOptions {
   /** Bearer tokens: full access (default `demo-full-token`) and read-only (default `demo-limited-token`). */
   tokens?: { full?: string; limited?: string };
+  /** Where the credential goes (default `Authorization: Bearer`); see `AuthScheme`. */
+  authScheme?: AuthScheme;
   /** HMAC-SHA256 key of webhook signatures (default `demo-webhook-secret`). */
   webhookSecret?: string;
   /** Path prefix of every route (default `/v1`). */
@@ -97,6 +100,7 @@ export interface ExampleApiOptions {
 /** The options with every default filled in. */
 export interface ResolvedOptions {
   tokens: { full: string; limited: string };
+  authScheme?: AuthScheme;
   webhookSecret: string;
   versionPrefix: string;
   rateLimit: RateLimitOptions | false;
@@ -146,6 +150,7 @@ export function resolveOptions(options: ExampleApiOptions = {}): ResolvedOptions
       full: options.tokens?.full ?? 'demo-full-token',
       limited: options.tokens?.limited ?? 'demo-limited-token',
     },
+    ...(options.authScheme ? { authScheme: options.authScheme } : {}),
     webhookSecret: options.webhookSecret ?? 'demo-webhook-secret',
     versionPrefix: prefix,
     rateLimit,

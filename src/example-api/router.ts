@@ -1,6 +1,6 @@
 // Request dispatch in the order the conventions need: authentication, rate limit, routing, method, permission.
 import type { IncomingMessage } from 'node:http';
-import { authenticate } from './auth.js';
+import { authenticateRequest } from './auth.js';
 import { rateLimitedReply } from './ratelimit.js';
 import { runOperation, type App } from './handlers.js';
 import { errorReply, type Reply } from './reply.js';
@@ -23,7 +23,7 @@ export function dispatch(
   origin: string,
   events: ResourceEvent[],
 ): Reply {
-  const auth = authenticate(req.headers.authorization, app.opts.tokens);
+  const auth = authenticateRequest(req, app.opts.tokens, app.opts.authScheme);
   if (!auth.ok) return auth.reply;
   const scope = app.opts.rateLimit ? app.opts.rateLimit.scope : undefined;
   const key =

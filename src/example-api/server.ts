@@ -1,7 +1,7 @@
 // The example API's HTTP server (node:http only): body reading, middleware, replies, webhooks, lifecycle.
 import http, { type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { authenticate } from './auth.js';
+import { authenticateRequest } from './auth.js';
 import { RateLimiter } from './ratelimit.js';
 import { applyReplyBreaks } from './breaks.js';
 import type { App } from './handlers.js';
@@ -67,7 +67,7 @@ export function createExampleApi(options: ExampleApiOptions = {}): ExampleApi {
   server.on('connect', (req: IncomingMessage, socket: Socket) => {
     requests++;
     socket.on('error', () => undefined);
-    const auth = authenticate(req.headers.authorization, opts.tokens);
+    const auth = authenticateRequest(req, opts.tokens, opts.authScheme);
     const reply = auth.ok ? errorReply(405, 'method_not_allowed', 'CONNECT is not allowed') : auth.reply;
     writeRaw(socket, reply, style);
   });

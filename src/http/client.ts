@@ -12,12 +12,15 @@ import { Redactor } from './redact.js';
 import { redirectStep } from './redirects.js';
 import { retryWait } from './retry.js';
 import { Transport } from './transport.js';
+import { RequestDecorator, type RequestProfile } from './decorate.js';
 
 export type { Clock } from './pacing.js';
 
 export interface HttpClientOptions {
   baseUrl: string;
   tokens: { full?: string; limited?: string };
+  /** Configured headers, query parameters, media type and where the credential goes. */
+  requests?: RequestProfile;
   secrets?: Secret[];
   /** Deadline of one request, headers and body included (ms). */
   timeoutMs?: number;
@@ -52,7 +55,7 @@ export interface HttpClientOptions {
 }
 
 type Settings = Required<
-  Omit<HttpClientOptions, 'maxRps' | 'signal' | 'onExchange' | 'onNote' | 'secrets' | 'clock'>
+  Omit<HttpClientOptions, 'maxRps' | 'signal' | 'onExchange' | 'onNote' | 'secrets' | 'clock' | 'requests'>
 > &
   Pick<HttpClientOptions, 'maxRps' | 'signal' | 'onExchange'>;
 
@@ -84,6 +87,8 @@ export class HttpClient {
   private readonly breaker: Breaker;
   private readonly pacer: Pacer;
   private readonly transport: Transport;
+  /** Headers, query, media type and credential of every request: the one place they are added. */
+  readonly decorator: RequestDecorator;
   /** Set by beginCleanup(): an interruption no longer stops requests (cleanup must run). */
   private cleaningUp = false;
   /** The last GET that got no complete answer: the breaker's probe repeats it. */
@@ -113,6 +118,19 @@ export class HttpClient {
     });
     this.pacer = new Pacer(options.clock ?? realClock, this.opts.maxRps);
     this.breaker = new Breaker(this.opts.breakerThreshold, () => this.probe());
+    this.decorator = new RequestDecorator(options.requests ?? {}, () => this.opts.tokens, this.baseUrl);
+  }
+
+  /**
+   * Sets the tokens (a login obtains them after the client exists); each is registered as a
+   * secret, with the shell expression that rebuilds it in curl lines when given.
+   */
+  setTokens(tokens: { full?: Secret; limited?: Secret }): void {
+    this.opts.tokens = {
+      full: tokens.full?.value ?? this.opts.tokens.full,
+      limited: tokens.limited?.value ?? this.opts.tokens.limited,
+    };
+    for (const secret of [tokens.full, tokens.limited]) if (secret) this.redactor.add(secret);
   }
 
   /** Requests sent so far (each retry and redirect hop counts). */
@@ -151,18 +169,15 @@ export class HttpClient {
     return this.baseUrl + (path.startsWith('/') ? path : `/${path}`);
   }
 
-  /** The Authorization header value for a credential choice, if any. */
+  /** The credential a choice sends, as placed (an Authorization value, or the key, query or cookie value). */
   authorization(auth: AuthChoice | undefined): string | undefined {
-    const choice = auth ?? 'full';
-    if (choice === 'none') return undefined;
-    if (typeof choice === 'object') return choice.authorization;
-    const token = choice === 'full' ? this.opts.tokens.full : this.opts.tokens.limited;
-    return token === undefined ? undefined : `Bearer ${token}`;
+    if (typeof auth === 'object' && 'authorization' in auth) return auth.authorization;
+    return this.decorator.credential(auth);
   }
 
   /** Sends a request; never throws for transport problems (they are in `exchange.error`). */
   async send(options: SendOptions, resource?: string, via?: Dispatcher): Promise<Exchange> {
-    const out = this.outgoing(options);
+    const out = this.outgoing(options, resource);
     const refused = await this.refusal(out.url);
     if (refused) return notSent(out, refused, resource, this.redactor);
     const notes: string[] = [];
@@ -234,19 +249,22 @@ export class HttpClient {
     return this.cleaningUp ? undefined : this.opts.signal;
   }
 
-  /** The request as it goes out: URL resolved, body serialised, the client's headers under the check's own. */
-  private outgoing(options: SendOptions): Outgoing {
+  /**
+   * The request as it goes out: URL resolved, body serialised, then decorated (decorate.ts: the
+   * configured headers and query, the credential, the check's own headers over them).
+   */
+  private outgoing(options: SendOptions, resource: string | undefined): Outgoing {
     const body: string | Buffer | undefined =
       options.body ?? (options.json !== undefined ? JSON.stringify(options.json) : undefined);
-    const headers: Record<string, string> = { 'user-agent': this.opts.userAgent, accept: 'application/json' };
-    const authorization = this.authorization(options.auth);
-    if (authorization !== undefined) headers.authorization = authorization;
-    if (body !== undefined) {
-      const type = options.contentType === undefined ? 'application/json' : options.contentType;
-      if (type !== null) headers['content-type'] = type;
-    }
-    for (const [k, v] of Object.entries(options.headers ?? {})) headers[k.toLowerCase()] = v;
-    return { method: options.method.toUpperCase(), url: this.resolve(options.path), headers, body };
+    const base = { 'user-agent': this.opts.userAgent, accept: 'application/json' };
+    const { url, headers } = this.decorator.decorate(
+      options,
+      this.resolve(options.path),
+      base,
+      body !== undefined,
+      resource,
+    );
+    return { method: options.method.toUpperCase(), url, headers, body };
   }
 
   /** Why a request is not sent at all: interrupted, the service stopped answering, another origin. */
