@@ -97,6 +97,7 @@ export async function prepareAudit(argv: RunArgv, io: Io, checks: Check[]): Prom
     timeout: argv.timeout,
     readOnly: argv['read-only'],
     force: argv.force,
+    insecure: argv.insecure,
     failOn: argv['fail-on'],
     shard,
     maxRps: argv['max-rps'],

@@ -38,6 +38,8 @@ export interface AuditFlags {
   readOnly: boolean;
   /** Audit even when every declared collection answers 404 (see runAudit's preflight). */
   force?: boolean;
+  /** `--insecure`: no TLS certificate verification (the reports say so). */
+  insecure?: boolean;
   failOn: Severity;
   shard?: { index: number; total: number };
   maxRps?: number;
@@ -80,7 +82,9 @@ export async function auditAndReport(
   let drawn = false;
   // Kept only when a reporter needs every exchange (har): bounded, and redacted like evidence.
   const exchanges = chosen.some((r) => r.needsExchanges) ? new ExchangeLog() : undefined;
-  const result = await runAudit(config, {
+  // --insecure adds to the config's tls section (its CA and client certificate still apply).
+  const audited = flags.insecure ? { ...config, tls: { ...config.tls, insecure: true } } : config;
+  const result = await runAudit(audited, {
     catalogue,
     only: flags.only,
     skip: flags.skip,
@@ -90,6 +94,7 @@ export async function auditAndReport(
     force: flags.force,
     maxRps: flags.maxRps,
     shard: flags.shard,
+    env: io.env,
     signal,
     clock: io.clock,
     // Shown once, as it arises (also in the reports' notes), even under --quiet: it is about leaks.

@@ -48,6 +48,11 @@ export function initOptions<T>(y: Argv<T>) {
       describe: 'Print the config instead of writing --out',
     })
     .option('force', { type: 'boolean', default: false, describe: 'Overwrite --out if it exists' })
+    .option('insecure', {
+      type: 'boolean',
+      default: false,
+      describe: 'Accept any TLS certificate while discovering and probing (no verification)',
+    })
     .option('timeout', { type: 'number', default: 10000, describe: 'Deadline of one request in ms' });
 }
 
@@ -122,6 +127,12 @@ export function runOptions<T>(y: Argv<T>) {
       default: false,
       describe:
         'Audit even when every declared collection answers 404 to the first GET (by default a sign of a wrong base URL: exit 2)',
+    })
+    .option('insecure', {
+      type: 'boolean',
+      default: false,
+      describe:
+        "Accept any TLS certificate (no verification), like tls.insecure in the config; every report says so. Prefer tls.ca (the service's CA)",
     })
     .option('shard', { type: 'string', describe: 'Run shard i of n (e.g. 2/3), split by resource' })
     .option('max-rps', {

@@ -9,6 +9,7 @@ import { packageName, toolVersion } from '../core/paths.js';
 import { idOf, isObject, unwrapItemLoose, unwrapList, VOLATILE_FIELDS } from '../core/shapes.js';
 import { normaliseBaseUrl } from '../config/build.js';
 import { validateAgainstSchema } from '../config/validate.js';
+import type { NetworkOptions } from '../http/dispatchers.js';
 import { HttpClient } from '../http/client.js';
 import { DEFAULT_TOKEN_ENV } from '../openapi/config.js';
 import { deriveConfig } from '../openapi/import.js';
@@ -28,6 +29,8 @@ export interface InitArgs {
   print: boolean;
   force: boolean;
   timeout: number;
+  /** `--insecure`: no TLS certificate verification. */
+  insecure?: boolean;
 }
 
 /** Writes the starter config; returns the exit code (problems are thrown as ConformanceError: exit 2). */
@@ -68,7 +71,7 @@ export async function runInit(args: InitArgs, io: Io, cwd = process.cwd()): Prom
   let discovered = false;
   if (openapi === undefined && collections.length === 0) {
     // Neither named: the API's own OpenAPI document, else the collections its base URL links to.
-    const found = await discoverApi(baseUrl!, io.env, args.timeout);
+    const found = await discoverApi(baseUrl!, network(args, io), args.timeout);
     if (found.kind === 'none') {
       throw new ConformanceError(
         'E_ARGS',
@@ -93,6 +96,7 @@ export async function runInit(args: InitArgs, io: Io, cwd = process.cwd()): Prom
       cwd,
       allowRefs: (args['openapi-allow-ref'] ?? []).map(String),
       limits: { timeoutMs: args.timeout },
+      network: network(args, io),
     });
     const derived = deriveConfig(loaded.document, loaded.url ? { documentUrl: loaded.url } : {});
     if (derived.resources.length === 0) {
@@ -109,7 +113,7 @@ export async function runInit(args: InitArgs, io: Io, cwd = process.cwd()): Prom
     });
     notes.push(...loaded.warnings, ...derived.notes.map((n) => `${openapi}: ${n}`));
   } else {
-    const probed = await probeStarter(baseUrl!, collections, io.env, args.timeout, discovered);
+    const probed = await probeStarter(baseUrl!, collections, network(args, io), args.timeout, discovered);
     starter = probed.starter;
     notes.push(...probed.notes);
   }
@@ -173,17 +177,23 @@ function relativeRef(fromDir: string, file: string): string {
   return rel.startsWith('..') ? rel : `./${rel}`;
 }
 
+/** Where init's requests get their proxies (the environment) and TLS settings (`--insecure`). */
+function network(args: InitArgs, io: Io): Required<Pick<NetworkOptions, 'env'>> & NetworkOptions {
+  return { env: io.env, ...(args.insecure ? { tls: { insecure: true } } : {}) };
+}
+
 /** Reads each collection (and one item, and what OPTIONS allows) without changing anything. */
 async function probeStarter(
   baseUrl: string,
   collections: string[],
-  env: NodeJS.ProcessEnv,
+  net: Required<Pick<NetworkOptions, 'env'>> & NetworkOptions,
   timeoutMs: number,
   discovered = false,
 ): Promise<{ starter: Starter; notes: string[] }> {
-  const token = env[DEFAULT_TOKEN_ENV.token] || undefined;
+  const token = net.env[DEFAULT_TOKEN_ENV.token] || undefined;
   const client = new HttpClient({
     baseUrl,
+    network: net,
     tokens: { full: token },
     secrets: token ? [{ value: token, envVar: DEFAULT_TOKEN_ENV.token }] : [],
     timeoutMs,
@@ -329,10 +339,15 @@ function withoutManaged(item: Record<string, unknown>, idField: string): Record<
 }
 
 /** The API's OpenAPI document or linked collections, read with GET only (see discover.ts). */
-async function discoverApi(baseUrl: string, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<Discovery> {
-  const token = env[DEFAULT_TOKEN_ENV.token] || undefined;
+async function discoverApi(
+  baseUrl: string,
+  net: Required<Pick<NetworkOptions, 'env'>> & NetworkOptions,
+  timeoutMs: number,
+): Promise<Discovery> {
+  const token = net.env[DEFAULT_TOKEN_ENV.token] || undefined;
   const client = new HttpClient({
     baseUrl,
+    network: net,
     tokens: { full: token },
     secrets: token ? [{ value: token, envVar: DEFAULT_TOKEN_ENV.token }] : [],
     timeoutMs,

@@ -85,6 +85,7 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
             // Relative to the working directory, also for a document the config file names.
             allowRefs: argv['openapi-allow-ref'].map((dir) => resolve(String(dir))),
             timeoutMs: flags.timeout,
+            insecure: flags.insecure,
           }),
         });
         if (!flags.quiet)

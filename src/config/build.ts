@@ -36,6 +36,8 @@ export interface RawConfig {
   idempotency?: { header?: string };
   rateLimit?: { maxRequests?: number; expected?: boolean; waitMs?: number; maxWaitMs?: number };
   ignoreFields?: string[];
+  /** Read by tls.ts (files), not here. */
+  tls?: { ca?: string; cert?: string; key?: string; insecure?: boolean };
   webhooks?: {
     subscribe: { path: string; method?: string; body: unknown };
     expect: WebhookConfig['expect'];

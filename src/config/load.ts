@@ -7,9 +7,10 @@ import { interpolate, type Interpolated } from './interpolate.js';
 import { formatOf, parseText, SyntaxProblems, type ConfigFormat, type ParsedText } from './parse.js';
 import { describeValue, oneLine, pathKey, renderProblems, type Problem } from './problems.js';
 import { readCappedFile, ReadProblem } from './read-file.js';
+import { readTls } from './tls.js';
 import { validateAgainstSchema } from './validate.js';
 import { dotSegmentIn } from '../core/dot-segments.js';
-import type { NotProbedPath } from '../core/types.js';
+import type { NotProbedPath, TlsSettings } from '../core/types.js';
 
 export type { LoadedConfig } from './build.js';
 
@@ -58,6 +59,8 @@ export interface DocumentStepInput {
   fromEnv: Map<string, string>;
   /** Config problems found so far; the step adds its own. */
   problems: Problem[];
+  /** The config's TLS settings (files read), for fetching the document. */
+  tls?: TlsSettings;
 }
 
 /** The config data with the document's findings merged in, and what the run should show. */
@@ -138,8 +141,12 @@ async function loadChecked(
   const env = options.env ?? process.env;
   try {
     const prepared = prepare(text, options, env);
-    const named = prepared.data.openapi;
     const cwd = load.cwd ?? process.cwd();
+    // Before the document step: a document fetched over https needs the same trust.
+    const tls = await readTls(prepared.data, options.baseDir ?? cwd);
+    prepared.problems.push(...tls.problems);
+    prepared.tls = { read: true, ...(tls.tls ? { settings: tls.tls } : {}) };
+    const named = prepared.data.openapi;
     // The file's `openapi` is relative to the file; `--openapi` to the working directory.
     const document =
       load.openapi !== undefined
@@ -161,6 +168,7 @@ async function loadChecked(
       baseUrlGiven: options.baseUrl !== undefined,
       fromEnv: prepared.fromEnv,
       problems: prepared.problems,
+      ...(prepared.tls.settings ? { tls: prepared.tls.settings } : {}),
     });
     prepared.data = findings.data;
     const config = finish(prepared, options);
@@ -211,6 +219,8 @@ interface Prepared {
   lineOf: ParsedText['lineOf'];
   overridden: boolean;
   override?: string;
+  /** The `tls` section with its files read (by loadConfig; parseConfigText reads no files). */
+  tls?: { read: true; settings?: TlsSettings };
 }
 
 /** Parses and interpolates; `text` undefined means there is no config file (an OpenAPI-only run). */
@@ -294,6 +304,11 @@ function finish(prepared: Prepared, options: ParseOptions): LoadedConfig {
     });
     problems.push(...built.problems);
     config = built.config;
+    const tls = prepared.data.tls as Record<string, unknown> | undefined;
+    if (prepared.tls?.settings) config.tls = prepared.tls.settings;
+    else if (!prepared.tls && tls && ['ca', 'cert', 'key'].some((k) => tls[k] !== undefined))
+      problems.push({ path: ['tls'], message: 'its files are read by loadConfig only' });
+    else if (!prepared.tls && tls?.insecure === true) config.tls = { insecure: true };
   }
 
   // A string whose variable is unset was kept as written: its other complaints are noise.

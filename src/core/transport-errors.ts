@@ -26,6 +26,11 @@ export const TRANSPORT_ERRORS = {
     fault: 'unclear',
     description: 'no connection: refused, host not found or unreachable, or not connected in time',
   },
+  E_TLS: {
+    fault: 'unclear',
+    description:
+      "connected, but the TLS handshake failed: the service's certificate was refused (self-signed, expired, unknown CA, another host name) or the service refused the audit's",
+  },
   E_REQUEST: { fault: 'unclear', description: 'the HTTP library refused to send the request as built' },
   E_OTHER: { fault: 'unclear', description: 'any other failure: the message says what' },
   E_BODY_TOO_LARGE: { fault: 'audit', description: 'the body passed the size cap: reading stopped there' },

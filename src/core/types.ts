@@ -153,6 +153,24 @@ export interface AuditConfig {
   extraPaths?: string[];
   /** Paths of an OpenAPI document the audit does not probe, with the reason (shown in reports). */
   notProbed?: NotProbedPath[];
+  /** TLS settings of the connections to the service (config `tls`, `--insecure`). */
+  tls?: TlsSettings;
+}
+
+/**
+ * TLS settings of the audit's connections, files already read (PEM text). Never disables
+ * verification process-wide: they go only to the audit's own dispatchers (src/http/dispatchers.ts).
+ */
+export interface TlsSettings {
+  /** CA certificates to trust beside Node's bundled ones (a private CA, a self-signed certificate). */
+  ca?: string;
+  /** Client certificate (chain) and its private key, sent when the service asks for one. */
+  cert?: string;
+  key?: string;
+  /** Certificate verification off (`tls.insecure: true` or `--insecure`): reports say so loudly. */
+  insecure?: boolean;
+  /** The files as the config names them, resolved against its folder (curl lines quote them). */
+  files?: { ca?: string; cert?: string; key?: string };
 }
 
 /** A declared path the audit does not probe, and why (e.g. `/widgets/{id}/parts`: nested). */

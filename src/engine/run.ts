@@ -5,6 +5,7 @@ import type { Check, Exchange } from '../core/check.js';
 import type { AuditConfig, CheckResult, RunResult, Severity } from '../core/types.js';
 import { toolVersion } from '../core/paths.js';
 import { ConformanceError, UnreachableError } from '../core/errors.js';
+import { INSECURE_NOTE } from '../core/insecure.js';
 import { HttpClient, type Clock } from '../http/client.js';
 import { sleep } from '../http/retry.js';
 import { isResourceCheck, SkipSignal } from '../core/check.js';
@@ -38,6 +39,8 @@ export interface RunOptions {
   onExchange?: (exchange: Exchange) => void;
   /** Called once with each warning about the run (also in RunResult.notes), e.g. a secret too short to redact well. */
   onNote?: (note: string) => void;
+  /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read (default: process.env). */
+  env?: NodeJS.ProcessEnv;
   /** Clock for waiver expiry, read once at the start (default: the start of the run); tests inject one. */
   now?: () => Date;
   /** Skip the reachability probe (tests of unreachable handling turn it on). */
@@ -85,6 +88,7 @@ export async function runAudit(configured: AuditConfig, options: RunOptions): Pr
     signal,
     clock,
     userAgent: `conformance/${toolVersion()}`,
+    network: { tls: config.tls, env: options.env },
     onNote: options.onNote,
     onExchange: (exchange) => {
       // Every answer read, the probes' and cleanup's too, tells which ids exist.
@@ -93,6 +97,9 @@ export async function runAudit(configured: AuditConfig, options: RunOptions): Pr
       options.onExchange?.(exchange);
     },
   });
+  // Said before the first request (and first among the reports' notes): nothing else vouches for the answers.
+  const runNotes = config.tls?.insecure ? [INSECURE_NOTE] : [];
+  for (const note of runNotes) options.onNote?.(note);
   try {
     if (!options.skipPreflight) await preflight(client);
     // The tokens a login obtains are needed by every check, the credential probe below included.
@@ -162,7 +169,9 @@ export async function runAudit(configured: AuditConfig, options: RunOptions): Pr
       ...(interrupted ? { interrupted: true } : {}),
       ...(options.shard ? { shard: options.shard } : {}),
       ...(config.notProbed?.length ? { notProbed: config.notProbed.map((n) => ({ ...n })) } : {}),
-      ...(client.redactor.notes.length ? { notes: [...client.redactor.notes] } : {}),
+      ...(runNotes.length + client.redactor.notes.length > 0
+        ? { notes: [...runNotes, ...client.redactor.notes] }
+        : {}),
     };
   } finally {
     await client.close();
@@ -176,12 +185,25 @@ export async function runAudit(configured: AuditConfig, options: RunOptions): Pr
  */
 async function preflight(client: HttpClient): Promise<void> {
   const probe = await client.send({ method: 'GET', path: '', auth: 'none', retryOn429: false });
+  const shown = client.redactor.text(client.baseUrl);
+  const via = client.route ? ` through the proxy ${client.route.proxy} (${client.route.variable})` : '';
+  // A refused certificate is no unreachable service: say what was refused and the way around it.
+  if (probe.error?.code === 'E_TLS')
+    throw new UnreachableError(`${shown}${via}: ${probe.error.message}${tlsHint(probe.error.cause)}`);
   if (probe.status !== undefined || client.everConnected || probe.error?.code === 'E_INTERRUPTED') return;
   const why =
     probe.error?.code === 'E_TIMEOUT'
       ? 'no connection within the time-out'
       : (probe.error?.message ?? 'no answer');
-  throw new UnreachableError(`cannot reach ${client.redactor.text(client.baseUrl)}: ${why}`);
+  throw new UnreachableError(`cannot reach ${shown}${via}: ${why}`);
+}
+
+/** What to do about a TLS failure, by its low-level code. */
+function tlsHint(cause: string | undefined): string {
+  if (cause === undefined || cause.startsWith('ERR_SSL_')) return '';
+  if (cause === 'ERR_TLS_CERT_ALTNAME_INVALID')
+    return ': use the host name the certificate names in the base URL, or --insecure (no verification) to audit anyway';
+  return ': trust its CA with tls.ca in the config (a PEM file), or pass --insecure (no verification) to audit anyway';
 }
 
 /**

@@ -6,6 +6,7 @@ import type { TransportError } from '../core/transport-errors.js';
 import type { Secret } from '../core/types.js';
 import { BodyLimits, dropped } from './body.js';
 import { Breaker, type Outcome } from './breaker.js';
+import { proxyFor, proxySettings, type NetworkOptions } from './dispatchers.js';
 import { blankRaw, notSent, toExchange, type Outgoing, type RawExchange } from './exchange.js';
 import { Pacer, realClock, type Clock } from './pacing.js';
 import { Redactor } from './redact.js';
@@ -48,6 +49,8 @@ export interface HttpClientOptions {
   userAgent?: string;
   /** Aborted when the run is interrupted. */
   signal?: AbortSignal;
+  /** TLS settings (config `tls`, `--insecure`) and where the proxy variables are read (default process.env). */
+  network?: NetworkOptions;
   /** Called with every completed exchange (evidence, HAR, observers). */
   onExchange?: (exchange: Exchange) => void;
   /** Called once with each warning about the secrets (e.g. a token too short to find its echoes). */
@@ -55,7 +58,10 @@ export interface HttpClientOptions {
 }
 
 type Settings = Required<
-  Omit<HttpClientOptions, 'maxRps' | 'signal' | 'onExchange' | 'onNote' | 'secrets' | 'clock' | 'requests'>
+  Omit<
+    HttpClientOptions,
+    'maxRps' | 'signal' | 'onExchange' | 'onNote' | 'secrets' | 'clock' | 'requests' | 'network'
+  >
 > &
   Pick<HttpClientOptions, 'maxRps' | 'signal' | 'onExchange'>;
 
@@ -94,6 +100,8 @@ export class HttpClient {
   /** The last GET that got no complete answer: the breaker's probe repeats it. */
   private lastFailedGet: { url: string; headers: Record<string, string> } | undefined;
   private answers = 0;
+  /** The proxy requests to the base URL go through (from the environment), or undefined: direct. */
+  readonly route: { proxy: string; variable: string } | undefined;
 
   constructor(options: HttpClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -115,7 +123,9 @@ export class HttpClient {
       connections: this.opts.connections,
       bodies: this.bodies,
       signal: options.signal,
+      network: options.network,
     });
+    this.route = proxyFor(this.baseUrl, proxySettings(options.network?.env));
     this.pacer = new Pacer(options.clock ?? realClock, this.opts.maxRps);
     this.breaker = new Breaker(this.opts.breakerThreshold, () => this.probe());
     this.decorator = new RequestDecorator(options.requests ?? {}, () => this.opts.tokens, this.baseUrl);
@@ -229,7 +239,7 @@ export class HttpClient {
    * connection. `connectionsOpened` tells whether the server closed the socket in between.
    */
   pin(): PinnedClient {
-    const pinned = this.transport.pin(this.origin);
+    const pinned = this.transport.pin();
     return {
       send: (options, resource) => this.send(options, resource, pinned.dispatcher),
       get connectionsOpened() {

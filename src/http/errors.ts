@@ -1,6 +1,7 @@
 // Transport failures (undici's errors, aborts) turned into one code of the union and a sentence a user understands.
 import { maxHeaderSize } from 'node:http';
 import type { TransportError, TransportErrorCode } from '../core/transport-errors.js';
+import { tlsAlertOn } from './tls-alerts.js';
 
 export type { TransportError, TransportErrorCode } from '../core/transport-errors.js';
 
@@ -29,6 +30,74 @@ const KNOWN: Record<string, { code: Low; message: (timeoutMs: number) => string 
   UND_ERR_REQ_CONTENT_LENGTH_MISMATCH: { code: 'E_REQUEST', message: () => 'request body length mismatch' },
 };
 
+/** The service's certificate refused by Node's verification (OpenSSL's codes), in words. */
+const CERTIFICATE: Record<string, string> = {
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'self-signed certificate',
+  SELF_SIGNED_CERT_IN_CHAIN: 'self-signed certificate in the chain',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'unknown CA: the issuer of the certificate is not trusted',
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'unknown CA: the issuer certificate is not trusted here',
+  UNABLE_TO_GET_ISSUER_CERT: 'unknown CA: the issuer certificate is missing',
+  CERT_UNTRUSTED: 'unknown CA: the certificate is not trusted',
+  CERT_HAS_EXPIRED: 'expired certificate',
+  CERT_NOT_YET_VALID: 'certificate not yet valid',
+  CERT_REVOKED: 'revoked certificate',
+  CERT_SIGNATURE_FAILURE: 'bad certificate signature',
+  CERT_REJECTED: 'certificate rejected',
+  INVALID_CA: 'invalid CA certificate',
+  PATH_LENGTH_EXCEEDED: 'certificate chain too long',
+  INVALID_PURPOSE: 'certificate not meant for a server',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'hostname mismatch',
+};
+
+/** Handshake failures OpenSSL reports as ERR_SSL_* codes that deserve their own words. */
+const HANDSHAKE: Record<string, string> = {
+  ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED:
+    'the service asks for a client certificate (give tls.cert and tls.key in the config)',
+  ERR_SSL_SSLV3_ALERT_BAD_CERTIFICATE: 'the service refused the client certificate (bad certificate)',
+  ERR_SSL_TLSV1_ALERT_UNKNOWN_CA: 'the service refused the client certificate (it does not know its CA)',
+  ERR_SSL_SSLV3_ALERT_CERTIFICATE_EXPIRED: 'the service refused the client certificate (expired)',
+  ERR_SSL_WRONG_VERSION_NUMBER: 'the service does not speak TLS on this port (is the base URL http://?)',
+  ERR_SSL_PACKET_LENGTH_TOO_LONG: 'the service does not speak TLS on this port (is the base URL http://?)',
+};
+
+/**
+ * A TLS failure in the error or its causes (undici wraps some, e.g. a host name mismatch through a
+ * proxy): the certificate Node refused, or a failed handshake; undefined when it is none.
+ */
+function tlsFailure(err: unknown): { message: string; cause: string } | undefined {
+  // undici reports a connection the service closed after its TLS alert as "other side closed".
+  const alert = tlsAlertOn((err as { socket?: unknown } | undefined)?.socket);
+  if (alert) err = { code: alert };
+  for (
+    let e = err as { code?: unknown; reason?: unknown; cause?: unknown } | undefined, depth = 0;
+    e && depth < 4;
+    depth++
+  ) {
+    const code = typeof e.code === 'string' ? e.code : '';
+    if (code in CERTIFICATE) {
+      // A mismatch says which name was asked for and which the certificate holds.
+      const detail = code === 'ERR_TLS_CERT_ALTNAME_INVALID' ? mismatch(e) : '';
+      return { message: `TLS: certificate refused (${CERTIFICATE[code]}${detail})`, cause: code };
+    }
+    if (code in HANDSHAKE) return { message: `TLS: handshake failed: ${HANDSHAKE[code]}`, cause: code };
+    if (code.startsWith('ERR_SSL_')) {
+      const words = code.slice('ERR_SSL_'.length).toLowerCase().replace(/_/g, ' ');
+      return { message: `TLS: handshake failed (${words})`, cause: code };
+    }
+    e = e.cause as typeof e;
+  }
+  return undefined;
+}
+
+/** ": the certificate names DNS:other.test, not 127.0.0.1", from Node's ERR_TLS_CERT_ALTNAME_INVALID. */
+function mismatch(e: { host?: unknown; cert?: unknown; reason?: unknown }): string {
+  const names = (e.cert as { subjectaltname?: unknown; subject?: { CN?: unknown } } | undefined) ?? {};
+  const held = typeof names.subjectaltname === 'string' ? names.subjectaltname : names.subject?.CN;
+  if (typeof e.host === 'string' && typeof held === 'string')
+    return `: the certificate names ${held}, not ${e.host}`;
+  return typeof e.reason === 'string' ? `: ${e.reason}` : '';
+}
+
 /** undici's codes for a request it refuses to send as built (the message says what). */
 const REFUSED_REQUEST = new Set(['UND_ERR_INVALID_ARG', 'UND_ERR_NOT_SUPPORTED', 'ERR_INVALID_ARG_VALUE']);
 
@@ -47,6 +116,8 @@ export function describeError(
   if (timedOut) return { code: 'E_TIMEOUT', message: `no complete response within ${timeoutMs} ms` };
   const e = err as { code?: string; name?: string; message?: string; cause?: { code?: string } } | undefined;
   const cause = e?.code ?? e?.cause?.code ?? e?.name;
+  const tls = tlsFailure(err);
+  if (tls) return { code: 'E_TLS', message: tls.message, cause: tls.cause };
   const refused = invalidHttp(err);
   if (refused)
     return withCause({ code: 'E_INVALID_HTTP', message: `no valid HTTP answer: ${refused}` }, cause);

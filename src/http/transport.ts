@@ -1,7 +1,8 @@
 // One request over undici, no retries or redirects: the dispatchers, the deadline, the body read within the caps.
-import { Agent, Client, request, type Dispatcher } from 'undici';
+import { request, type Dispatcher } from 'undici';
 import type { BodyLimits } from './body.js';
 import { readAnswer, type BodyStream } from './decode.js';
+import { createDispatcher, type NetworkOptions } from './dispatchers.js';
 import { describeError } from './errors.js';
 import { blankRaw, type Outgoing, type RawExchange } from './exchange.js';
 import { bodyValue } from './json.js';
@@ -15,6 +16,8 @@ export interface TransportOptions {
   bodies: BodyLimits;
   /** The run's signal: when it aborts, every request sent as `interruptible` is cut. */
   signal?: AbortSignal;
+  /** TLS settings and proxies of every connection (see dispatchers.ts). */
+  network?: NetworkOptions;
 }
 
 /** How to send it. */
@@ -43,24 +46,22 @@ export interface Pinned {
  * carries it as `error` (see errors.ts).
  */
 export class Transport {
-  private readonly agent: Agent;
+  private readonly agent: Dispatcher;
   private connected = false;
   private sent = 0;
   /** Connections opened by pin(), closed with the transport. */
-  private readonly pins = new Set<Client>();
+  private readonly pins = new Set<Dispatcher>();
   /** Requests in flight that an interruption cuts, aborted together (one listener for all). */
   private readonly inFlight = new Set<AbortController>();
 
   constructor(private readonly opts: TransportOptions) {
-    this.agent = new Agent({
+    this.agent = createDispatcher({
+      timeoutMs: opts.timeoutMs,
       connections: opts.connections,
-      keepAliveTimeout: 4000,
-      headersTimeout: opts.timeoutMs,
-      bodyTimeout: opts.timeoutMs,
-      connect: { timeout: opts.timeoutMs },
-    });
-    this.agent.on('connect', () => {
-      this.connected = true;
+      network: opts.network,
+      onConnect: () => {
+        this.connected = true;
+      },
     });
     const signal = opts.signal;
     signal?.addEventListener(
@@ -83,20 +84,20 @@ export class Transport {
   }
 
   /**
-   * A connection of its own (undici Client, pipelining 1): every request sent through it travels
-   * over one keep-alive socket, one at a time.
+   * A connection of its own (one undici Client per origin, pipelining 1, through the proxy when
+   * one is in force): every request sent through it travels over one keep-alive socket, in turn.
    */
-  pin(origin: string): Pinned {
-    const timeoutMs = this.opts.timeoutMs;
-    const client = new Client(origin, {
-      pipelining: 1,
-      keepAliveTimeout: 4000,
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
-      connect: { timeout: timeoutMs },
-    });
+  pin(): Pinned {
     let opened = 0;
-    client.on('connect', () => opened++);
+    const client = createDispatcher({
+      timeoutMs: this.opts.timeoutMs,
+      connections: 1,
+      network: this.opts.network,
+      onConnect: () => {
+        opened++;
+        this.connected = true;
+      },
+    });
     this.pins.add(client);
     return {
       dispatcher: client,
@@ -123,9 +124,9 @@ export class Transport {
     const { timeoutMs } = how;
     const raw = blankRaw(out);
     let dispatcher: Dispatcher = how.via ?? this.agent;
-    let fresh: Client | undefined;
+    let fresh: Dispatcher | undefined;
     if (how.fresh && !how.via) {
-      fresh = new Client(new URL(url).origin, { connect: { timeout: timeoutMs } });
+      fresh = createDispatcher({ timeoutMs, connections: 1, network: this.opts.network });
       dispatcher = fresh;
     }
     // One controller and one timer per request, both released as soon as it ends: much cheaper

@@ -17,6 +17,8 @@ export interface OpenApiStepOptions {
   allowRefs?: string[];
   /** Deadline of each request fetching a document or a file it names (`--timeout`). */
   timeoutMs?: number;
+  /** `--insecure`: no certificate verification when fetching the document either. */
+  insecure?: boolean;
 }
 
 /**
@@ -33,6 +35,11 @@ export async function applyOpenApi(
   const loaded = await loadOpenApi(source, {
     cwd: input.cwd,
     allowRefs: options.allowRefs ?? [],
+    // The config's tls section and the environment's proxies, as for the audit's own requests.
+    network: {
+      tls: options.insecure ? { ...input.tls, insecure: true } : input.tls,
+      env: input.env,
+    },
     ...(options.timeoutMs === undefined ? {} : { limits: { timeoutMs: options.timeoutMs } }),
   });
   const derived = deriveConfig(loaded.document, loaded.url ? { documentUrl: loaded.url } : {});

@@ -1,4 +1,5 @@
 // Loading an OpenAPI document: read its files under the $ref rules, check syntax, validate and dereference with @readme/openapi-parser.
+import type { NetworkOptions } from '../http/dispatchers.js';
 import { dereference, validate, type ParserOptions } from '@readme/openapi-parser';
 import { ConformanceError } from '../core/errors.js';
 import { isObject } from '../core/shapes.js';
@@ -41,6 +42,8 @@ export interface OpenApiLoadOptions {
   /** `--openapi-allow-ref`: folders a local document's `$ref`s may read beside its own. */
   allowRefs?: string[];
   limits?: Partial<FetchLimits>;
+  /** TLS settings and proxy variables for a fetched document. */
+  network?: NetworkOptions;
 }
 
 /**
@@ -53,7 +56,7 @@ export async function loadOpenApi(source: string, options: OpenApiLoadOptions = 
   try {
     const sources = await readSources(
       source,
-      { cwd: options.cwd ?? process.cwd(), allowRefs: options.allowRefs ?? [] },
+      { cwd: options.cwd ?? process.cwd(), allowRefs: options.allowRefs ?? [], network: options.network },
       limits,
     );
     return await validated(sources, source);

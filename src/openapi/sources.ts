@@ -6,6 +6,7 @@ import { formatOf, parseText, SyntaxProblems } from '../config/parse.js';
 import { formatPath, type Segment } from '../config/problems.js';
 import { readCappedFile, ReadProblem } from '../config/read-file.js';
 import { isObject } from '../core/shapes.js';
+import type { NetworkOptions } from '../http/dispatchers.js';
 import { HttpClient } from '../http/client.js';
 
 /** Limits of reading one document and the files it refers to. */
@@ -36,6 +37,8 @@ export interface RefRules {
   cwd: string;
   /** `--openapi-allow-ref`: folders a local document may also read (relative to `cwd`). */
   allowRefs: string[];
+  /** TLS settings and proxy variables for a fetched document (as for the audit's own requests). */
+  network?: NetworkOptions;
 }
 
 /** The document and every file it refers to, as read. */
@@ -70,6 +73,7 @@ export async function readSources(
     ? new HttpClient({
         baseUrl: new URL(root).origin,
         tokens: {},
+        network: rules.network,
         timeoutMs: limits.timeoutMs,
         maxBodyBytes: limits.maxBytes,
         maxBufferedBytes: Math.max(limits.maxBytes, 16 * 1024 * 1024),

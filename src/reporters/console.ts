@@ -14,6 +14,7 @@ import {
 import { firstLine, humanDuration, plural, visible } from './format.js';
 import type { Reporter, ReporterOptions } from './types.js';
 import { isWarning, verdictOf } from './verdict.js';
+import { ranInsecure } from '../core/insecure.js';
 
 function painter(color: boolean): ChalkInstance {
   return new Chalk({ level: color ? 1 : 0 });
@@ -225,6 +226,8 @@ export function summaryLine(run: RunResult, color: boolean, failOn: Severity = '
   let line = `${parts.join(', ')} (${plural(s.requests, 'request')} in ${humanDuration(run.durationMs)})`;
   if (run.shard) line += `, shard ${run.shard.index}/${run.shard.total}`;
   if (run.interrupted) line += c.yellow.bold(' — interrupted: results are incomplete');
+  if (ranInsecure(run))
+    line += c.red.bold(' — TLS certificates NOT verified (--insecure): nothing proves which server answered');
   if (v.noValidAnswer)
     line += c.red.bold(
       ` — the service gave no valid HTTP answer to any of the ${plural(s.requests, 'request')}: nothing could be judged, the run fails`,

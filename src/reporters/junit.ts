@@ -3,6 +3,7 @@ import type { CheckResult, RunResult, Severity } from '../core/types.js';
 import { failureText, firstLine, seconds, truncate } from './format.js';
 import type { Reporter } from './types.js';
 import { failsRun } from './verdict.js';
+import { ranInsecure } from '../core/insecure.js';
 import { el, serialiseXml, type XmlElement } from './xml.js';
 
 /*
@@ -126,6 +127,14 @@ function suiteElement(
     el('property', { name: 'tool', value: `${run.tool.name} ${run.tool.version}` }),
     ...(run.shard ? [el('property', { name: 'shard', value: `${run.shard.index}/${run.shard.total}` })] : []),
     ...(run.interrupted ? [el('property', { name: 'interrupted', value: 'true' })] : []),
+    ...(ranInsecure(run)
+      ? [
+          el('property', {
+            name: 'tls-verification',
+            value: 'OFF (--insecure): certificates were not verified',
+          }),
+        ]
+      : []),
   );
   const waived = results.filter((r) => r.status === 'waived').map(waiverLine);
   return el(
