@@ -95,15 +95,20 @@ export class BodyLimits {
   async acquire(n: number, options: Claim = {}): Promise<boolean> {
     if (this.grab(n, options)) return true;
     const heldLimit = options.essential ? 2 * this.budget : this.budget;
-    if (this.held > heldLimit) {
+    // What exchanges hold grows while a reader waits (the readers ahead of it finish and are
+    // held): checked again after every wait, or a batch of waiting readers would each pass it.
+    const heldFits = async (): Promise<boolean> => {
+      if (this.held <= heldLimit) return true;
       await this.relieve();
-      if (this.held > heldLimit) return false;
-    }
+      return this.held <= heldLimit;
+    };
+    if (!(await heldFits())) return false;
     const fits = (): boolean => this.grab(n, options, false);
     if (fits()) return true;
     const until = options.until ?? 0;
     while (Date.now() < until) {
       await this.givenBack(until - Date.now());
+      if (!(await heldFits())) return false;
       if (fits()) return true;
     }
     if (!options.essential || this.used + n > 2 * this.budget) return false;
@@ -142,6 +147,24 @@ export class BodyLimits {
     if (n < HELD_FROM) return;
     this.held += n;
     this.released.register(owner, n);
+  }
+
+  /**
+   * Admits a parsed value of about `n` bytes to be held, counted until `value` is collected.
+   * What a body becomes is known only once it is parsed (megabytes of dense JSON take several
+   * times their characters), and bodies read side by side all passed the check before any was
+   * parsed: so the bound is enforced here, where the cost is known. False: holding it would pass
+   * the budget (twice it for `essential` answers) even after a collection; the caller cuts it.
+   */
+  async admit(value: object, n: number, essential = false): Promise<boolean> {
+    const limit = essential ? 2 * this.budget : this.budget;
+    if (this.held + n > limit) {
+      await this.relieve();
+      if (this.held + n > limit) return false;
+    }
+    this.held += n;
+    this.released.register(value, n);
+    return true;
   }
 
   /**

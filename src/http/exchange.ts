@@ -8,7 +8,14 @@ import { evidenceOf } from './evidence.js';
 import { KEPT_TEXT, LARGE_TEXT, type BodyValue } from './json.js';
 import type { Redactor } from './redact.js';
 
-const NO_BODY: BodyValue = { text: '', json: undefined, isJson: false, validUtf8: true, cost: 0 };
+const NO_BODY: BodyValue = {
+  text: '',
+  json: undefined,
+  isJson: false,
+  validUtf8: true,
+  cost: 0,
+  jsonCost: 0,
+};
 
 /** An exchange as the client records it, before checks see it. */
 export interface RawExchange {
@@ -31,6 +38,8 @@ export interface RawExchange {
   coding?: Coding;
   /** About the memory the exchange's body takes (set by toExchange; the budget counts it). */
   cost?: number;
+  /** The JSON value was admitted to the budget on its own (BodyLimits.admit): `cost` leaves it out. */
+  valueHeld?: boolean;
 }
 
 /** One request as it goes out: URL resolved, headers complete, body serialised. */
@@ -108,6 +117,6 @@ export function toExchange(
     exchange.text = ownCopy(text.slice(0, KEPT_TEXT));
     text = '';
   }
-  raw.cost = exchange.text.length + body.cost - body.text.length;
+  raw.cost = exchange.text.length + (raw.valueHeld ? 0 : body.jsonCost);
   return exchange;
 }

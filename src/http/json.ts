@@ -1,5 +1,6 @@
 // Parsing JSON from a service within a nesting limit, so no body can make the audit recurse without bound.
 import { NOT_JSON, NOT_UTF8 } from '../core/check.js';
+import { HELD_FROM } from './body.js';
 
 /**
  * Deepest nesting of arrays and objects the audit parses. Real payloads stay far below it; a
@@ -74,6 +75,8 @@ export interface BodyValue {
   validUtf8: boolean;
   /** About the memory the text and value take, in bytes (the memory budget counts it). */
   cost: number;
+  /** Of `cost`, what the JSON value takes (0 when there is none). */
+  jsonCost: number;
 }
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
@@ -92,13 +95,35 @@ export function bodyValue(bytes: Buffer, complete: boolean, unusable?: string): 
     validUtf8 = false;
     text = bytes.toString('utf8');
   }
-  const out: BodyValue = { text, json: undefined, isJson: false, validUtf8, cost: text.length };
+  const out: BodyValue = { text, json: undefined, isJson: false, validUtf8, cost: text.length, jsonCost: 0 };
   if (complete && unusable !== undefined) return { ...out, problem: unusable };
   const content = text.trim().length;
   if (!complete || content === 0) return out;
   if (!validUtf8) return { ...out, problem: NOT_UTF8 };
   const parsed = parseJson(text);
   if (!parsed.ok) return { ...out, problem: parsed.problem };
-  // The value costs about what its characters do, padding around it left out.
-  return { ...out, json: parsed.value, isJson: true, cost: text.length + content };
+  const jsonCost = valueCost(text, content);
+  return { ...out, json: parsed.value, isJson: true, cost: text.length + jsonCost, jsonCost };
+}
+
+const COMMA = 0x2c;
+const COLON = 0x3a;
+const BRACE = 0x7b;
+
+/**
+ * About the memory a parsed value takes, from its text: its characters (padding around it left
+ * out), plus 8 bytes per array element or member (a slot in V8: a dense `[1,2,3,…]` costs twice
+ * its characters) and 24 per object. Commas and colons inside strings count too: an overestimate
+ * errs on the side of the memory bound. Counted only for bodies the budget watches.
+ */
+function valueCost(text: string, content: number): number {
+  if (text.length < HELD_FROM) return content;
+  let separators = 0;
+  let objects = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === COMMA || c === COLON) separators++;
+    else if (c === BRACE) objects++;
+  }
+  return content + 8 * separators + 24 * objects;
 }

@@ -1,6 +1,7 @@
 // One request over undici, no retries or redirects: the dispatchers, the deadline, the body read within the caps.
 import { request, type Dispatcher } from 'undici';
-import type { BodyLimits } from './body.js';
+import { HELD_FROM, KEPT_WHEN_TRUNCATED, type BodyLimits } from './body.js';
+import { SAFE_METHODS } from '../core/methods.js';
 import { readAnswer, type BodyStream } from './decode.js';
 import { createDispatcher, type NetworkOptions } from './dispatchers.js';
 import { describeError } from './errors.js';
@@ -183,6 +184,7 @@ export class Transport {
         // Decoded while its bytes still count against the budget: the text is a copy of them.
         const complete = !raw.truncated && !raw.incomplete && raw.coding?.undecoded === undefined;
         raw.value = bodyValue(read.bytes, complete, raw.coding?.problem);
+        await admitValue(raw, read.bytes, limits, method);
       } finally {
         limits.give(read.reserved);
       }
@@ -196,6 +198,33 @@ export class Transport {
     }
     return raw;
   }
+}
+
+/**
+ * Counts a large parsed JSON value against the memory budget for as long as it lives, or cuts the
+ * body when holding it would pass the budget: the exchange then carries an excerpt, as for a body
+ * cut while it was read, and checks that needed it say they could not judge.
+ */
+async function admitValue(
+  raw: RawExchange,
+  bytes: Buffer,
+  limits: BodyLimits,
+  method: string,
+): Promise<void> {
+  const value = raw.value;
+  if (value === undefined || !value.isJson || value.jsonCost < HELD_FROM) return;
+  if (typeof value.json !== 'object' || value.json === null) return; // a lone string: held with its exchange
+  const essential = !SAFE_METHODS.has(method) && raw.status !== undefined && raw.status < 300;
+  if (await limits.admit(value.json, value.jsonCost, essential)) {
+    raw.valueHeld = true;
+    return;
+  }
+  raw.truncated = true;
+  raw.error = {
+    code: 'E_BODY_BUDGET',
+    message: `response body of ${bytes.length} bytes, parsed, would take about ${value.jsonCost} bytes while other answers held the rest of the ${limits.budget} bytes the audit keeps in memory at once: cut to bound memory (the body is under the cap)`,
+  };
+  raw.value = bodyValue(bytes.subarray(0, KEPT_WHEN_TRUNCATED), false);
 }
 
 /** Response headers with lower-case names, repeated ones joined (set-cookie with '\n', keeping each cookie whole). */

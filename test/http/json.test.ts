@@ -64,6 +64,8 @@ describe('bodyValue', () => {
     expect(padded.cost).toBeLessThan(1_000_100);
     const dense = bodyValue(Buffer.from(JSON.stringify(Array.from({ length: 100_000 }, (_, i) => i))), true);
     expect(dense.cost).toBeGreaterThan(2 * dense.text.length - 10);
+    // Each element takes a slot of 8 bytes once parsed, whatever its characters: counted.
+    expect(dense.jsonCost).toBeGreaterThanOrEqual(dense.text.length + 8 * 100_000 - 8);
   });
 });
 

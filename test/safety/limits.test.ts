@@ -220,4 +220,29 @@ describe('readBody: bodies under the cap share the budget without cutting each o
     expect(write.truncated).toBe(false);
     expect(holder.body).toBe('x');
   });
+
+  it('a reader that waited checks again what exchanges hold: readers ahead of it may have filled it', async () => {
+    const limits = new BodyLimits(1_000_000, 1_500_000, () => undefined);
+    // The reading budget is taken: the next reader waits (past the held check, which passes now).
+    expect(limits.take(1_000_000)).toBe(true);
+    const waiting = readBody(stream(900_000).body, limits, 900_000, { waitUntil: Date.now() + 60_000 });
+    await new Promise((resolve) => setImmediate(resolve));
+    // Meanwhile the reader ahead finishes and its exchange holds what it read.
+    const holder = {};
+    limits.hold(holder, 1_600_000);
+    limits.give(1_000_000);
+    const read = await waiting;
+    expect(read.stopped?.code).toBe('E_BODY_BUDGET');
+    expect(read.bytes.length).toBeLessThanOrEqual(64 * 1024);
+  });
+
+  it('a parsed value is admitted only while what is held stays within the budget (twice it for a write)', async () => {
+    const limits = new BodyLimits(1_000_000, 1_000_000, () => undefined);
+    const first = {};
+    expect(await limits.admit(first, 700_000)).toBe(true);
+    expect(limits.inUse.held).toBe(700_000);
+    expect(await limits.admit({}, 400_000)).toBe(false);
+    expect(await limits.admit({}, 400_000, true)).toBe(true);
+    expect(limits.inUse.held).toBe(1_100_000);
+  });
 });
