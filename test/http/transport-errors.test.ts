@@ -84,6 +84,7 @@ describe('transport error codes', () => {
     const c = client(server.baseUrl);
     const x = await c.send({ method: 'GET', path: 'http://localhost:1/elsewhere' });
     expect(x.error?.code).toBe('E_OTHER_ORIGIN');
+    expect(x.error?.notSent).toBe(true);
     expect(x.status).toBeUndefined();
     expect(c.requestCount).toBe(0);
   });
@@ -91,13 +92,34 @@ describe('transport error codes', () => {
   it('once the service stopped answering, requests are not sent: E_SERVICE_DOWN carries the reason', async () => {
     server = await startRawFixture((_req, res) => res.socket?.destroy());
     const c = client(server.baseUrl, { breakerThreshold: 2 });
-    for (let i = 0; i < 2; i++)
-      expect((await c.send({ method: 'GET', path: `/a${i}` })).error?.code).toBe('E_RESET');
+    for (let i = 0; i < 2; i++) {
+      const sent = await c.send({ method: 'GET', path: `/a${i}` });
+      expect([sent.error?.code, sent.error?.notSent]).toEqual(['E_RESET', undefined]);
+    }
     const x = await c.send({ method: 'GET', path: '/b' });
     expect(x.error?.code).toBe('E_SERVICE_DOWN');
+    expect(x.error?.notSent).toBe(true);
     if (x.error?.code !== 'E_SERVICE_DOWN') return;
     expect(x.error.reason).toBe(c.stoppedAnswering);
     expect(x.error.reason).toMatch(/^the service stopped answering: 2 requests in a row/);
     expect(x.error.message).toBe(`not sent: ${x.error.reason}`);
+  });
+
+  it('a request the interruption stops before it leaves is E_INTERRUPTED and marked not sent', async () => {
+    let received = 0;
+    server = await startRawFixture((_req, res) => {
+      received++;
+      res.end('{}');
+    });
+    const stop = new AbortController();
+    stop.abort();
+    const c = client(server.baseUrl, { signal: stop.signal });
+    const x = await c.send({ method: 'POST', path: '/items', json: {} });
+    expect([x.error?.code, x.error?.notSent, x.error?.message]).toEqual([
+      'E_INTERRUPTED',
+      true,
+      'not sent: the audit was interrupted',
+    ]);
+    expect([c.requestCount, received]).toEqual([0, 0]);
   });
 });
