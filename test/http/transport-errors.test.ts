@@ -1,10 +1,8 @@
 // Transport failures as an exchange carries them: one code of the union, the words evidence shows, the low-level cause.
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { faultOf, TRANSPORT_ERRORS } from '../../src/core/transport-errors.js';
 import { HttpClient } from '../../src/http/client.js';
-import { startRawFixture, type FixtureServer } from '../../src/testing/fixture-server.js';
+import { releasedPort, startRawFixture, type FixtureServer } from '../../src/testing/fixture-server.js';
 
 describe('transport error codes', () => {
   let server: FixtureServer | undefined;
@@ -53,10 +51,7 @@ describe('transport error codes', () => {
   });
 
   it('a closed port is E_CONNECT (not the service breaking: ERR-SERVER does not judge it)', async () => {
-    const probe = createServer();
-    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-    const { port } = probe.address() as AddressInfo;
-    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    const port = await releasedPort();
     const x = await client(`http://127.0.0.1:${port}/v1`).send({ method: 'GET', path: '/things' });
     expect(x.error).toEqual({ code: 'E_CONNECT', message: 'connection refused', cause: 'ECONNREFUSED' });
     expect(faultOf(x.error!)).toBe('unclear');
