@@ -56,15 +56,21 @@ export const TRANSPORT_ERRORS = {
 /** The code of a transport failure (`Exchange.error.code`): see TRANSPORT_ERRORS for each. */
 export type TransportErrorCode = keyof typeof TRANSPORT_ERRORS;
 
+/** The codes of requests that are never sent (refused before any byte leaves). */
+type NeverSent = 'E_SERVICE_DOWN' | 'E_OTHER_ORIGIN';
+
 /**
  * A transport failure as checks see it: a stable code, a sentence a user understands (it goes into
  * evidence as is), and the low-level code behind it when there was one (ECONNRESET, UND_ERR_SOCKET...).
  * E_SERVICE_DOWN also says why the service is taken for down, so a skip can quote the reason
- * without rewriting the message.
+ * without rewriting the message. `notSent`: nothing of the request left the audit, so the service
+ * cannot have acted on it (always so for E_SERVICE_DOWN and E_OTHER_ORIGIN; E_INTERRUPTED says
+ * whether the interruption came before sending or cut an exchange short).
  */
 export type TransportError =
-  | { code: 'E_SERVICE_DOWN'; message: string; reason: string; cause?: string }
-  | { code: Exclude<TransportErrorCode, 'E_SERVICE_DOWN'>; message: string; cause?: string };
+  | { code: 'E_SERVICE_DOWN'; message: string; reason: string; cause?: string; notSent: true }
+  | { code: 'E_OTHER_ORIGIN'; message: string; cause?: string; notSent: true }
+  | { code: Exclude<TransportErrorCode, NeverSent>; message: string; cause?: string; notSent?: true };
 
 /** Whose doing a transport failure is (see Fault). */
 export function faultOf(error: { code: TransportErrorCode }): Fault {

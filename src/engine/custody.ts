@@ -159,7 +159,7 @@ export class Custody {
   ): Promise<void> {
     if (x.status === undefined) {
       // Sent, and no complete answer: the service may have stored it all the same.
-      if (!/^not sent/.test(x.error?.message ?? ''))
+      if (!x.error?.notSent)
         this.remember(r, { kind: 'lost', point, body, url: x.url, reason: `${answered(x)}` });
       return;
     }

@@ -280,7 +280,7 @@ export class HttpClient {
   /** Why a request is not sent at all: interrupted, the service stopped answering, another origin. */
   private async refusal(url: string): Promise<TransportError | undefined> {
     if (this.stopSignal?.aborted)
-      return { code: 'E_INTERRUPTED', message: 'not sent: the audit was interrupted' };
+      return { code: 'E_INTERRUPTED', message: 'not sent: the audit was interrupted', notSent: true };
     let origin: string;
     try {
       origin = new URL(url).origin;
@@ -291,11 +291,13 @@ export class HttpClient {
       return {
         code: 'E_OTHER_ORIGIN',
         message: `not sent: ${url} is not on ${this.origin}, and the audit sends nothing (no credentials) to another origin`,
+        notSent: true,
       };
     }
     await this.breaker.ready();
     const stopped = this.breaker.stopped;
-    return stopped ? { code: 'E_SERVICE_DOWN', message: `not sent: ${stopped}`, reason: stopped } : undefined;
+    if (stopped === undefined) return undefined;
+    return { code: 'E_SERVICE_DOWN', message: `not sent: ${stopped}`, reason: stopped, notSent: true };
   }
 
   /** The breaker's probe: the last GET that got no answer again, or a GET of the base URL. */
@@ -325,7 +327,7 @@ export class HttpClient {
       await this.pacer.turn(this.stopSignal);
     } catch {
       const raw = blankRaw(out);
-      raw.error = { code: 'E_INTERRUPTED', message: 'not sent: the audit was interrupted' };
+      raw.error = { code: 'E_INTERRUPTED', message: 'not sent: the audit was interrupted', notSent: true };
       return raw;
     }
     return this.transport.send(out, {

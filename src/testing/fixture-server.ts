@@ -1,6 +1,6 @@
 // Tiny fixture servers for tests: the example API with switches, or a raw handler, on 127.0.0.1:0.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
 import { createExampleApi, type ExampleApiOptions } from '../example-api/index.js';
 
 export interface FixtureServer {
@@ -51,4 +51,16 @@ export async function startRawFixture(
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/**
+ * A loopback port the OS just handed out (port 0) and released: nothing listens there now. For a
+ * test that needs a closed port, or a server that must listen on a port known in advance.
+ */
+export async function releasedPort(): Promise<number> {
+  const probe = createTcpServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
 }

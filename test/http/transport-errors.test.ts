@@ -1,10 +1,8 @@
 // Transport failures as an exchange carries them: one code of the union, the words evidence shows, the low-level cause.
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { faultOf, TRANSPORT_ERRORS } from '../../src/core/transport-errors.js';
 import { HttpClient } from '../../src/http/client.js';
-import { startRawFixture, type FixtureServer } from '../../src/testing/fixture-server.js';
+import { releasedPort, startRawFixture, type FixtureServer } from '../../src/testing/fixture-server.js';
 
 describe('transport error codes', () => {
   let server: FixtureServer | undefined;
@@ -53,10 +51,7 @@ describe('transport error codes', () => {
   });
 
   it('a closed port is E_CONNECT (not the service breaking: ERR-SERVER does not judge it)', async () => {
-    const probe = createServer();
-    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-    const { port } = probe.address() as AddressInfo;
-    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    const port = await releasedPort();
     const x = await client(`http://127.0.0.1:${port}/v1`).send({ method: 'GET', path: '/things' });
     expect(x.error).toEqual({ code: 'E_CONNECT', message: 'connection refused', cause: 'ECONNREFUSED' });
     expect(faultOf(x.error!)).toBe('unclear');
@@ -84,6 +79,7 @@ describe('transport error codes', () => {
     const c = client(server.baseUrl);
     const x = await c.send({ method: 'GET', path: 'http://localhost:1/elsewhere' });
     expect(x.error?.code).toBe('E_OTHER_ORIGIN');
+    expect(x.error?.notSent).toBe(true);
     expect(x.status).toBeUndefined();
     expect(c.requestCount).toBe(0);
   });
@@ -91,13 +87,34 @@ describe('transport error codes', () => {
   it('once the service stopped answering, requests are not sent: E_SERVICE_DOWN carries the reason', async () => {
     server = await startRawFixture((_req, res) => res.socket?.destroy());
     const c = client(server.baseUrl, { breakerThreshold: 2 });
-    for (let i = 0; i < 2; i++)
-      expect((await c.send({ method: 'GET', path: `/a${i}` })).error?.code).toBe('E_RESET');
+    for (let i = 0; i < 2; i++) {
+      const sent = await c.send({ method: 'GET', path: `/a${i}` });
+      expect([sent.error?.code, sent.error?.notSent]).toEqual(['E_RESET', undefined]);
+    }
     const x = await c.send({ method: 'GET', path: '/b' });
     expect(x.error?.code).toBe('E_SERVICE_DOWN');
+    expect(x.error?.notSent).toBe(true);
     if (x.error?.code !== 'E_SERVICE_DOWN') return;
     expect(x.error.reason).toBe(c.stoppedAnswering);
     expect(x.error.reason).toMatch(/^the service stopped answering: 2 requests in a row/);
     expect(x.error.message).toBe(`not sent: ${x.error.reason}`);
+  });
+
+  it('a request the interruption stops before it leaves is E_INTERRUPTED and marked not sent', async () => {
+    let received = 0;
+    server = await startRawFixture((_req, res) => {
+      received++;
+      res.end('{}');
+    });
+    const stop = new AbortController();
+    stop.abort();
+    const c = client(server.baseUrl, { signal: stop.signal });
+    const x = await c.send({ method: 'POST', path: '/items', json: {} });
+    expect([x.error?.code, x.error?.notSent, x.error?.message]).toEqual([
+      'E_INTERRUPTED',
+      true,
+      'not sent: the audit was interrupted',
+    ]);
+    expect([c.requestCount, received]).toEqual([0, 0]);
   });
 });

@@ -55,7 +55,7 @@ describe('Breaker', () => {
     b.record(answer);
     b.record(timeout);
     b.record({ error: { code: 'E_INTERRUPTED', message: 'stopped' } });
-    b.record({ error: { code: 'E_OTHER_ORIGIN', message: 'not sent' } });
+    b.record({ error: { code: 'E_OTHER_ORIGIN', message: 'not sent', notSent: true } });
     b.record(timeout);
     await b.ready();
     expect(calls.probes).toBe(0);

@@ -1,7 +1,7 @@
 // The webhook round as users see it: subscriptions cleaned up, secrets never shown, skips with reasons, every operation.
 import { describe, expect, it } from '@jest/globals';
-import { createServer, type AddressInfo } from 'node:net';
 import { auditFixture } from '../../src/testing/check-tester.js';
+import { releasedPort } from '../../src/testing/fixture-server.js';
 import webhookDelivery from '../../suites/webhooks/webhook-delivery.js';
 import webhookSignature from '../../suites/webhooks/webhook-signature.js';
 import { reporters } from '../../src/reporters/index.js';
@@ -151,10 +151,7 @@ describe('skips', () => {
 
   it('sends the publicUrl as {{receiverUrl}} (here: the receiver itself, through a fixed port)', async () => {
     // A port the OS just handed out (port 0) and released: the receiver must listen on a known one here.
-    const probe = createServer();
-    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-    const { port } = probe.address() as AddressInfo;
-    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    const port = await releasedPort();
     let subscribed: unknown;
     const { result } = await audit({
       api: {
