@@ -45,6 +45,8 @@ export interface RunOptions {
   force?: boolean;
   /** The run's clock: the HTTP client's waits (429 pauses, --max-rps) and the checks' (`ctx.clock`); tests inject a fake one. */
   clock?: Clock;
+  /** Source of the 429 back-off jitter, in [0, 1) (default Math.random); tests inject a fixed one. */
+  random?: () => number;
 }
 
 /** Real time. */
@@ -81,6 +83,7 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
     defaultRetryWaitMs: config.rateLimit.waitMs,
     signal,
     clock,
+    random: options.random,
     userAgent: `conformance/${toolVersion()}`,
     onNote: options.onNote,
     onExchange: (exchange) => {

@@ -7,7 +7,7 @@ import type { Secret } from '../core/types.js';
 import { BodyLimits, dropped } from './body.js';
 import { Breaker, type Outcome } from './breaker.js';
 import { blankRaw, notSent, toExchange, type Outgoing, type RawExchange } from './exchange.js';
-import { Pacer, realClock, type Clock } from './pacing.js';
+import { Pacer, realClock, type Clock, type TurnMode } from './pacing.js';
 import { Redactor } from './redact.js';
 import { redirectStep } from './redirects.js';
 import { retryWait } from './retry.js';
@@ -38,6 +38,8 @@ export interface HttpClientOptions {
   max429Retries?: number;
   /** Wait after a 429 that gives no header (ms). */
   defaultRetryWaitMs?: number;
+  /** Source of the back-off jitter, in [0, 1) (default Math.random); tests inject a fixed one. */
+  random?: () => number;
   maxRedirects?: number;
   /** Cap on the audit's own request rate (requests per second). */
   maxRps?: number;
@@ -52,7 +54,7 @@ export interface HttpClientOptions {
 }
 
 type Settings = Required<
-  Omit<HttpClientOptions, 'maxRps' | 'signal' | 'onExchange' | 'onNote' | 'secrets' | 'clock'>
+  Omit<HttpClientOptions, 'maxRps' | 'signal' | 'onExchange' | 'onNote' | 'secrets' | 'clock' | 'random'>
 > &
   Pick<HttpClientOptions, 'maxRps' | 'signal' | 'onExchange'>;
 
@@ -62,7 +64,7 @@ const DEFAULTS = {
   maxBufferedBytes: 16 * 1024 * 1024,
   breakerThreshold: 3,
   maxRetryWaitMs: 30_000,
-  max429Retries: 3,
+  max429Retries: 5,
   defaultRetryWaitMs: 1000,
   maxRedirects: 5,
   connections: 32,
@@ -83,6 +85,7 @@ export class HttpClient {
   private readonly bodies: BodyLimits;
   private readonly breaker: Breaker;
   private readonly pacer: Pacer;
+  private readonly random: () => number;
   private readonly transport: Transport;
   /** Set by beginCleanup(): an interruption no longer stops requests (cleanup must run). */
   private cleaningUp = false;
@@ -112,6 +115,7 @@ export class HttpClient {
       signal: options.signal,
     });
     this.pacer = new Pacer(options.clock ?? realClock, this.opts.maxRps);
+    this.random = options.random ?? Math.random;
     this.breaker = new Breaker(this.opts.breakerThreshold, () => this.probe());
   }
 
@@ -168,18 +172,26 @@ export class HttpClient {
     const notes: string[] = [];
     let retries = 0;
     let hops = 0;
+    let waited: number | undefined;
+    // Requests that look for a 429 on purpose (the rate-limit burst) keep out of the adaptive pacing.
+    const mode = options.retryOn429 === false ? 'burst' : 'paced';
     for (;;) {
-      const raw = await this.once(out, options, via);
+      const raw = await this.once(out, options, via, mode);
+      if (mode === 'paced' && raw.sentAt !== undefined) {
+        if (raw.status === 429) this.pacer.limited(raw.sentAt);
+        else if (raw.status !== undefined) this.pacer.answered(raw.headers);
+      }
       const retry =
-        raw.status === 429 && options.retryOn429 !== false
-          ? retryWait(raw.headers, retries, this.opts)
+        raw.status === 429 && mode === 'paced'
+          ? retryWait(raw.headers, retries, this.opts, waited, this.random)
           : undefined;
       if (retry) {
         notes.push(retry.note);
         this.pacer.pause(retry.ms);
+        waited = retry.ms;
         retries++;
         try {
-          await this.pacer.turn(this.stopSignal);
+          await this.pacer.unpaused(this.stopSignal);
         } catch {
           notes.push('the wait was cut short: the audit was interrupted');
           raw.error = { code: 'E_INTERRUPTED', message: 'not retried: the audit was interrupted' };
@@ -292,15 +304,21 @@ export class HttpClient {
   }
 
   /** One request when its turn comes (see pacing.ts), with no retry and no redirect followed. */
-  private async once(out: Outgoing, options: SendOptions, via?: Dispatcher): Promise<RawExchange> {
+  private async once(
+    out: Outgoing,
+    options: SendOptions,
+    via?: Dispatcher,
+    mode: TurnMode = 'paced',
+  ): Promise<RawExchange> {
+    let sentAt: number;
     try {
-      await this.pacer.turn(this.stopSignal);
+      sentAt = await this.pacer.turn(this.stopSignal, mode);
     } catch {
       const raw = blankRaw(out);
       raw.error = { code: 'E_INTERRUPTED', message: 'not sent: the audit was interrupted' };
       return raw;
     }
-    return this.transport.send(out, {
+    const raw = await this.transport.send(out, {
       timeoutMs: options.timeoutMs ?? this.opts.timeoutMs,
       via,
       fresh: options.connection === 'fresh',
@@ -308,6 +326,8 @@ export class HttpClient {
       // deleted by cleanup, instead of being left behind unknown.
       interruptible: SAFE_METHODS.has(out.method) && this.stopSignal !== undefined,
     });
+    raw.sentAt = sentAt;
+    return raw;
   }
 
   private finish(raw: RawExchange, notes: string[], resource: string | undefined): Exchange {
