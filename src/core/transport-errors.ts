@@ -42,6 +42,11 @@ export const TRANSPORT_ERRORS = {
     fault: 'audit',
     description: 'not sent: the circuit breaker found that the service stopped answering',
   },
+  E_HANGS: {
+    fault: 'audit',
+    description:
+      'not sent: two requests of the same kind (method, URL shape, kind of body) in a row got no answer within the deadline',
+  },
   E_OTHER_ORIGIN: {
     fault: 'audit',
     description: 'not sent: the URL is on another origin, where the audit sends nothing',
@@ -54,12 +59,12 @@ export type TransportErrorCode = keyof typeof TRANSPORT_ERRORS;
 /**
  * A transport failure as checks see it: a stable code, a sentence a user understands (it goes into
  * evidence as is), and the low-level code behind it when there was one (ECONNRESET, UND_ERR_SOCKET...).
- * E_SERVICE_DOWN also says why the service is taken for down, so a skip can quote the reason
+ * E_SERVICE_DOWN and E_HANGS also say why the request was not sent, so a skip can quote the reason
  * without rewriting the message.
  */
 export type TransportError =
-  | { code: 'E_SERVICE_DOWN'; message: string; reason: string; cause?: string }
-  | { code: Exclude<TransportErrorCode, 'E_SERVICE_DOWN'>; message: string; cause?: string };
+  | { code: 'E_SERVICE_DOWN' | 'E_HANGS'; message: string; reason: string; cause?: string }
+  | { code: Exclude<TransportErrorCode, 'E_SERVICE_DOWN' | 'E_HANGS'>; message: string; cause?: string };
 
 /** Whose doing a transport failure is (see Fault). */
 export function faultOf(error: { code: TransportErrorCode }): Fault {

@@ -84,6 +84,7 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
     signal,
     clock,
     random: options.random,
+    urlShape: (url) => urlShape(custody, config, url),
     userAgent: `conformance/${toolVersion()}`,
     onNote: options.onNote,
     onExchange: (exchange) => {
@@ -141,7 +142,7 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
       ),
     );
     for (const task of plan.last) record(await runTask(task, deps));
-    const observed = hub.results(plan.resources);
+    const observed = hub.results(plan.resources, { hung: client.hungKinds });
     total = results.length + observed.length;
     for (const result of observed) record(result);
     observing = false;
@@ -243,6 +244,14 @@ async function collectionsFound(
     'E_CONFIG',
     `every collection answered 404 at ${client.redactor.text(client.baseUrl)}: is the base URL missing a prefix such as /v1? (GET ${tried}${anonymous}; pass --force to audit anyway)`,
   );
+}
+
+/** The URL shape of the resource a URL names (`/v1/widgets/{id}`), undefined when it names none. */
+function urlShape(custody: Custody, config: AuditConfig, url: string): string | undefined {
+  const target = custody.targetOf(url);
+  if (!target) return undefined;
+  const base = new URL(config.baseUrl).pathname.replace(/\/+$/, '');
+  return `${base}${target.r.path.replace(/\/+$/, '')}${target.id === undefined ? '' : '/{id}'}`;
 }
 
 /** A result with every secret removed from its message and problems (checks may quote what the service said). */

@@ -3,9 +3,10 @@ import type { Dispatcher } from 'undici';
 import type { AuthChoice, Exchange, SendOptions } from '../core/check.js';
 import { SAFE_METHODS } from '../core/methods.js';
 import type { TransportError } from '../core/transport-errors.js';
-import type { Secret } from '../core/types.js';
+import type { HungKind, Secret } from '../core/types.js';
 import { BodyLimits, dropped } from './body.js';
 import { Breaker, type Outcome } from './breaker.js';
+import { HangClasses } from './hang-classes.js';
 import { blankRaw, notSent, toExchange, type Outgoing, type RawExchange } from './exchange.js';
 import { Pacer, realClock, type Clock, type TurnMode } from './pacing.js';
 import { Redactor } from './redact.js';
@@ -32,6 +33,11 @@ export interface HttpClientOptions {
   breakerThreshold?: number;
   /** Clock for waits; default the real one. */
   clock?: Clock;
+  /**
+   * The URL shape of the resource a URL names (`/v1/widgets/{id}`), for hang classes: requests of
+   * one method, URL shape and kind of body that time out twice in a row are not sent again.
+   */
+  urlShape?: (url: string) => string | undefined;
   /** Longest single wait on a 429 before giving up (ms). */
   maxRetryWaitMs?: number;
   /** How many times one request is retried after 429s. */
@@ -54,7 +60,10 @@ export interface HttpClientOptions {
 }
 
 type Settings = Required<
-  Omit<HttpClientOptions, 'maxRps' | 'signal' | 'onExchange' | 'onNote' | 'secrets' | 'clock' | 'random'>
+  Omit<
+    HttpClientOptions,
+    'maxRps' | 'signal' | 'onExchange' | 'onNote' | 'secrets' | 'clock' | 'random' | 'urlShape'
+  >
 > &
   Pick<HttpClientOptions, 'maxRps' | 'signal' | 'onExchange'>;
 
@@ -86,6 +95,7 @@ export class HttpClient {
   private readonly breaker: Breaker;
   private readonly pacer: Pacer;
   private readonly random: () => number;
+  private readonly hangs: HangClasses;
   private readonly transport: Transport;
   /** Set by beginCleanup(): an interruption no longer stops requests (cleanup must run). */
   private cleaningUp = false;
@@ -116,6 +126,7 @@ export class HttpClient {
     });
     this.pacer = new Pacer(options.clock ?? realClock, this.opts.maxRps);
     this.random = options.random ?? Math.random;
+    this.hangs = new HangClasses(options.urlShape);
     this.breaker = new Breaker(this.opts.breakerThreshold, () => this.probe());
   }
 
@@ -137,6 +148,11 @@ export class HttpClient {
   /** Why requests are no longer sent, once the service stopped answering (see `breakerThreshold`). */
   get stoppedAnswering(): string | undefined {
     return this.breaker.stopped;
+  }
+
+  /** Kinds of request that hung and had requests not sent (see hang-classes.ts), for ERR-SERVER. */
+  get hungKinds(): HungKind[] {
+    return this.hangs.hung;
   }
 
   /**
@@ -169,6 +185,20 @@ export class HttpClient {
     const out = this.outgoing(options);
     const refused = await this.refusal(out.url);
     if (refused) return notSent(out, refused, resource, this.redactor);
+    const admitted = await this.hangs.admit(out, resource);
+    if ('code' in admitted) return notSent(out, admitted, resource, this.redactor);
+    const exchange = await this.exchange(out, options, resource, via);
+    admitted.done(exchange);
+    return exchange;
+  }
+
+  /** The request, its 429 retries and redirects, up to the exchange checks see. */
+  private async exchange(
+    out: Outgoing,
+    options: SendOptions,
+    resource: string | undefined,
+    via: Dispatcher | undefined,
+  ): Promise<Exchange> {
     const notes: string[] = [];
     let retries = 0;
     let hops = 0;
