@@ -154,6 +154,16 @@ export function demoOptions<T>(y: Argv<T>) {
       type: 'boolean',
       default: false,
       describe: 'List the breaks, one line each, and exit',
+    })
+    .option('rate-limit', {
+      type: 'number',
+      describe:
+        'Limit the example API to this many requests per second per token, refused with Retry-After: 0 (as some real limiters do)',
+    })
+    .option('rate-limit-headers', {
+      type: 'boolean',
+      default: true,
+      describe: 'With --rate-limit: send RateLimit-* headers (--no-rate-limit-headers: only the 429s tell)',
     });
 }
 

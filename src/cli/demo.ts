@@ -12,7 +12,7 @@ import {
   breakNamed,
   type Breaks,
 } from '../example-api/breaks.js';
-import { createExampleApi } from '../example-api/index.js';
+import { createExampleApi, strictRateLimit, type RateLimitOptions } from '../example-api/index.js';
 import { auditAndReport, type AuditFlags, type Io } from './audit.js';
 
 /** Environment that config/example.yaml reads, filled with the example API's credentials. */
@@ -64,15 +64,31 @@ export function parseBreaks(values: readonly string[]): Breaks {
   return breaks;
 }
 
-/** Starts the example API with `breaks`, audits it with config/example.yaml, returns the exit code. */
+/** `--rate-limit <n>` (and `--no-rate-limit-headers`): the example API's limit; undefined keeps its default. */
+export function parseRateLimit(rps: number | undefined, headers = true): RateLimitOptions | undefined {
+  if (rps === undefined) return undefined;
+  if (!Number.isInteger(rps) || rps < 1 || rps > 100_000) {
+    throw new ConformanceError(
+      'E_ARGS',
+      `--rate-limit ${rps}: give a whole number of requests per second, 1 to 100000`,
+    );
+  }
+  return strictRateLimit(rps, headers);
+}
+
+/**
+ * Starts the example API with `breaks` (and `rateLimit`, else its default limit), audits it with
+ * config/example.yaml, returns the exit code.
+ */
 export async function runDemo(
   catalogue: Check[],
   flags: AuditFlags,
   io: Io,
   signal?: AbortSignal,
   breaks: Breaks = {},
+  rateLimit?: RateLimitOptions,
 ): Promise<number> {
-  const api = createExampleApi({ breaks });
+  const api = createExampleApi({ breaks, rateLimit });
   const { baseUrl } = await api.listen(0, '127.0.0.1');
   try {
     const config = await loadConfig({
@@ -91,7 +107,12 @@ export async function runDemo(
                   `${breakFlagName(name)} (${BREAK_DESCRIPTIONS[name]}: ${BREAK_RULES[name].join(', ')})`,
               )
               .join('; ')}`;
-      io.stdout.write(`Example API listening on ${baseUrl}${broken}; auditing it with config/example.yaml\n`);
+      const limited = rateLimit
+        ? `, limited to ${rateLimit.limit} requests per second (429 with Retry-After: 0${rateLimit.advertise === false ? ', no RateLimit-* headers' : ''})`
+        : '';
+      io.stdout.write(
+        `Example API listening on ${baseUrl}${limited}${broken}; auditing it with config/example.yaml\n`,
+      );
     }
     const { code } = await auditAndReport(config, catalogue, flags, io, signal);
     return code;

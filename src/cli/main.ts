@@ -105,7 +105,7 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
       'Start the bundled example API on a free loopback port and audit it',
       (y) => demoOptions(runOptions(y)),
       async (argv) => {
-        const { parseBreaks, renderBreakList, runDemo } = await import('./demo.js');
+        const { parseBreaks, parseRateLimit, renderBreakList, runDemo } = await import('./demo.js');
         if (argv['list-breaks']) {
           io.stdout.write(renderBreakList());
           return;
@@ -114,7 +114,8 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
         const { prepareAudit } = await import('./args.js');
         const flags = await prepareAudit(argv, io, checks);
         const breaks = parseBreaks(argv.break);
-        code = await runDemo(checks, flags, io, options.signal, breaks);
+        const rateLimit = parseRateLimit(argv['rate-limit'], argv['rate-limit-headers']);
+        code = await runDemo(checks, flags, io, options.signal, breaks, rateLimit);
         if (options.signal?.aborted) code = EXIT_INTERRUPTED;
       },
     )

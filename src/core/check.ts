@@ -1,5 +1,5 @@
 // The check API: what a check declares and the context it runs with (model: ESLint rule meta + create).
-import type { AuditConfig, Evidence, Operation, ResourceConfig, Severity } from './types.js';
+import type { AuditConfig, Evidence, HungKind, Operation, ResourceConfig, Severity } from './types.js';
 import type { TransportError } from './transport-errors.js';
 import type { CheckContext, ResourceCheckContext } from './context.js';
 
@@ -239,6 +239,12 @@ export interface ExchangeGroup {
   evidence: Evidence[];
 }
 
+/** What the run learnt beyond single exchanges, handed to `ObserverCheck.summarise`. */
+export interface RunFacts {
+  /** Kinds of request that hung: two in a row got no answer in time, the rest were not sent. */
+  hung: readonly HungKind[];
+}
+
 /** A finding about the run as a whole, with its own evidence; placed on `resource` (default: API-wide). */
 export interface SummaryFinding extends Finding {
   evidence: Evidence[];
@@ -273,7 +279,7 @@ export interface ObserverCheck extends CheckBase {
    */
   group?(exchange: Exchange, config: AuditConfig): string | undefined;
   /** Called once at the end of the run with the groups `group` made; its findings join the results. */
-  summarise?(groups: ExchangeGroup[], config: AuditConfig): SummaryFinding[];
+  summarise?(groups: ExchangeGroup[], config: AuditConfig, facts: RunFacts): SummaryFinding[];
 }
 
 export type Check = ActiveCheck | ObserverCheck;

@@ -47,6 +47,11 @@ export const TRANSPORT_ERRORS = {
     fault: 'audit',
     description: 'not sent: the circuit breaker found that the service stopped answering',
   },
+  E_HANGS: {
+    fault: 'audit',
+    description:
+      'not sent: two requests of the same kind (method, URL shape, kind of body) in a row got no answer within the deadline',
+  },
   E_OTHER_ORIGIN: {
     fault: 'audit',
     description: 'not sent: the URL is on another origin, where the audit sends nothing',
@@ -57,18 +62,19 @@ export const TRANSPORT_ERRORS = {
 export type TransportErrorCode = keyof typeof TRANSPORT_ERRORS;
 
 /** The codes of requests that are never sent (refused before any byte leaves). */
-type NeverSent = 'E_SERVICE_DOWN' | 'E_OTHER_ORIGIN';
+type NeverSent = 'E_SERVICE_DOWN' | 'E_HANGS' | 'E_OTHER_ORIGIN';
 
 /**
  * A transport failure as checks see it: a stable code, a sentence a user understands (it goes into
  * evidence as is), and the low-level code behind it when there was one (ECONNRESET, UND_ERR_SOCKET...).
- * E_SERVICE_DOWN also says why the service is taken for down, so a skip can quote the reason
- * without rewriting the message. `notSent`: nothing of the request left the audit, so the service
- * cannot have acted on it (always so for E_SERVICE_DOWN and E_OTHER_ORIGIN; E_INTERRUPTED says
+ * E_SERVICE_DOWN and E_HANGS also say why the request was not sent (the service taken for down,
+ * the kind of request that hangs), so a skip can quote the reason without rewriting the message.
+ * `notSent`: nothing of the request left the audit, so the service
+ * cannot have acted on it (always so for E_SERVICE_DOWN, E_HANGS and E_OTHER_ORIGIN; E_INTERRUPTED says
  * whether the interruption came before sending or cut an exchange short).
  */
 export type TransportError =
-  | { code: 'E_SERVICE_DOWN'; message: string; reason: string; cause?: string; notSent: true }
+  | { code: 'E_SERVICE_DOWN' | 'E_HANGS'; message: string; reason: string; cause?: string; notSent: true }
   | { code: 'E_OTHER_ORIGIN'; message: string; cause?: string; notSent: true }
   | { code: Exclude<TransportErrorCode, NeverSent>; message: string; cause?: string; notSent?: true };
 

@@ -198,6 +198,25 @@ export interface ResponseRecord {
   truncated?: boolean;
 }
 
+/**
+ * A kind of request that hangs (src/http/hang-classes.ts): two requests of it in a row got no answer
+ * within the deadline, so the rest were not sent. ERR-SERVER's one finding about it.
+ */
+export interface HungKind {
+  /** Method, URL shape and kind of body: "POST /v1/widgets with unparseable JSON". */
+  kind: string;
+  /** The resource whose check first sent it. */
+  resource?: string;
+  /** Requests of the kind that timed out in a row. */
+  timeouts: number;
+  /** Evidence of the first request of the kind that timed out. */
+  evidence: Evidence;
+  /** The requests not sent ("POST /v1/widgets"), the first 20. */
+  notSent: string[];
+  /** How many requests of the kind were not sent in all. */
+  notSentCount: number;
+}
+
 /** One exchange as a report shows it. `response` is null when none arrived (see `error`). */
 export interface Evidence {
   request: RequestRecord;

@@ -140,6 +140,9 @@ export class TaskContext implements CheckContext {
       );
     }
     if (error?.code === 'E_SERVICE_DOWN') this.skip(`not finished: ${error.reason}`);
+    // A request of a kind that hangs was not sent: what needed it is not judged (ERR-SERVER names them).
+    if (error?.code === 'E_HANGS')
+      this.skip(`not judged: ${exchange.method} ${pathOf(exchange.url)} was not sent: ${error.reason}`);
     if (error?.code === 'E_INTERRUPTED' && this.signal.aborted)
       this.skip('not finished: the audit was interrupted');
     return exchange;

@@ -5,6 +5,7 @@ import {
   type ExchangeGroup,
   type Finding,
   type ObserverCheck,
+  type RunFacts,
   type SummaryFinding,
 } from '../core/check.js';
 import type { AuditConfig, CheckResult, Evidence, ResourceConfig, Severity } from '../core/types.js';
@@ -109,12 +110,16 @@ export class ObserverHub {
   }
 
   /** The observer's findings across the run, by resource name ('' for API-wide). */
-  private summaries(observer: ObserverCheck, resources: ResourceConfig[]): Map<string, SummaryFinding[]> {
+  private summaries(
+    observer: ObserverCheck,
+    resources: ResourceConfig[],
+    facts: RunFacts,
+  ): Map<string, SummaryFinding[]> {
     const out = new Map<string, SummaryFinding[]>();
     if (!observer.summarise) return out;
     let findings: SummaryFinding[];
     try {
-      findings = observer.summarise([...(this.groups.get(observer.id)?.values() ?? [])], this.config);
+      findings = observer.summarise([...(this.groups.get(observer.id)?.values() ?? [])], this.config, facts);
     } catch (err) {
       findings = [{ message: `the check itself broke while summarising: ${String(err)}`, evidence: [] }];
     }
@@ -131,10 +136,10 @@ export class ObserverHub {
   }
 
   /** One result per observer and resource (plus API-wide traffic, when there was any). */
-  results(resources: ResourceConfig[]): CheckResult[] {
+  results(resources: ResourceConfig[], facts: RunFacts = { hung: [] }): CheckResult[] {
     const out: CheckResult[] = [];
     for (const observer of this.observers) {
-      const summaries = this.summaries(observer, resources);
+      const summaries = this.summaries(observer, resources, facts);
       const names: Array<string | undefined> = resources.map((r) => r.name);
       if (this.tallies.has(`${observer.id}\u0000`) || summaries.has('')) names.push(undefined);
       for (const name of names) {

@@ -49,6 +49,8 @@ export interface RunOptions {
   force?: boolean;
   /** The run's clock: the HTTP client's waits (429 pauses, --max-rps) and the checks' (`ctx.clock`); tests inject a fake one. */
   clock?: Clock;
+  /** Source of the 429 back-off jitter, in [0, 1) (default Math.random); tests inject a fixed one. */
+  random?: () => number;
 }
 
 /** Real time. */
@@ -87,6 +89,8 @@ export async function runAudit(configured: AuditConfig, options: RunOptions): Pr
     defaultRetryWaitMs: config.rateLimit.waitMs,
     signal,
     clock,
+    random: options.random,
+    urlShape: (url) => urlShape(custody, config, url),
     userAgent: `conformance/${toolVersion()}`,
     network: { tls: config.tls, env: options.env },
     onNote: options.onNote,
@@ -150,7 +154,7 @@ export async function runAudit(configured: AuditConfig, options: RunOptions): Pr
       ),
     );
     for (const task of plan.last) record(await runTask(task, deps));
-    const observed = hub.results(plan.resources);
+    const observed = hub.results(plan.resources, { hung: client.hungKinds });
     total = results.length + observed.length;
     for (const result of observed) record(result);
     observing = false;
@@ -267,6 +271,14 @@ async function collectionsFound(
     'E_CONFIG',
     `every collection answered 404 at ${client.redactor.text(client.baseUrl)}: is the base URL missing a prefix such as /v1? (GET ${tried}${anonymous}; pass --force to audit anyway)`,
   );
+}
+
+/** The URL shape of the resource a URL names (`/v1/widgets/{id}`), undefined when it names none. */
+function urlShape(custody: Custody, config: AuditConfig, url: string): string | undefined {
+  const target = custody.targetOf(url);
+  if (!target) return undefined;
+  const base = new URL(config.baseUrl).pathname.replace(/\/+$/, '');
+  return `${base}${target.r.path.replace(/\/+$/, '')}${target.id === undefined ? '' : '/{id}'}`;
 }
 
 /** A result with every secret removed from its message and problems (checks may quote what the service said). */

@@ -1,7 +1,7 @@
 // The bundled example API: an in-memory service that follows CONVENTIONS.md, with variants and breaks for tests.
 export { createExampleApi, type ExampleApi } from './server.js';
 export type { ExampleApiOptions, Variant, RateLimitOptions, Middleware } from './options.js';
-export { DEFAULT_RATE_LIMIT } from './options.js';
+export { DEFAULT_RATE_LIMIT, strictRateLimit } from './options.js';
 export {
   BREAK_DESCRIPTIONS,
   BREAK_NAMES,

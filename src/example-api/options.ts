@@ -43,6 +43,19 @@ export interface RateLimitOptions {
    * token; `endpoint` counts per token, method and path, as APIs with per-route limits do.
    */
   scope?: 'token' | 'endpoint';
+  /** A refused request answers `Retry-After: 0`, as some real limiters do, instead of the seconds to a free slot. */
+  retryAfterZero?: boolean;
+  /** `false`: no `RateLimit-*` headers on any answer (a limiter that gives no warning before it refuses). */
+  advertise?: boolean;
+}
+
+/**
+ * A tight limit as real services set it (`conformance demo --rate-limit <n>`): `rps` requests per
+ * second per token across every endpoint, refused with `Retry-After: 0`; `advertise: false` also
+ * leaves out the `RateLimit-*` headers, so only the 429s tell the audit it goes too fast.
+ */
+export function strictRateLimit(rps: number, advertise = true): RateLimitOptions {
+  return { limit: rps, windowMs: 1000, scope: 'token', retryAfterZero: true, advertise };
 }
 
 /**

@@ -13,7 +13,8 @@ export interface RateDecision {
  * were admitted in the last `windowMs`: a concurrent burst of more than `limit` requests faster
  * than `limit` per window always meets a 429, wherever it falls on the clock. `fixed` counts per
  * window aligned to multiples of `windowMs`, so a burst that straddles a boundary can pass unrefused.
- * A refused request gets `Retry-After` = whole seconds (ceil, >= 1) until a request is admitted again.
+ * A refused request gets `Retry-After` = whole seconds (ceil, >= 1) until a request is admitted again
+ * (or 0, with `retryAfterZero`).
  */
 export class RateLimiter {
   private readonly fixed = new Map<string, { start: number; count: number }>();
@@ -31,12 +32,15 @@ export class RateLimiter {
     const { allowed, used, resetMs } =
       this.options.window === 'fixed' ? this.hitFixed(key, t) : this.hitSliding(key, t);
     const resetSeconds = String(Math.max(1, Math.ceil(resetMs / 1000)));
-    const headers: Record<string, string> = {
-      'RateLimit-Limit': String(this.options.limit),
-      'RateLimit-Remaining': String(Math.max(0, this.options.limit - used)),
-      'RateLimit-Reset': resetSeconds,
-    };
-    if (!allowed) headers['Retry-After'] = resetSeconds;
+    const headers: Record<string, string> =
+      this.options.advertise === false
+        ? {}
+        : {
+            'RateLimit-Limit': String(this.options.limit),
+            'RateLimit-Remaining': String(Math.max(0, this.options.limit - used)),
+            'RateLimit-Reset': resetSeconds,
+          };
+    if (!allowed) headers['Retry-After'] = this.options.retryAfterZero ? '0' : resetSeconds;
     return { allowed, headers };
   }
 

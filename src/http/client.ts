@@ -3,12 +3,13 @@ import type { Dispatcher } from 'undici';
 import type { AuthChoice, Exchange, SendOptions } from '../core/check.js';
 import { SAFE_METHODS } from '../core/methods.js';
 import type { TransportError } from '../core/transport-errors.js';
-import type { Secret } from '../core/types.js';
+import type { HungKind, Secret } from '../core/types.js';
 import { BodyLimits, dropped } from './body.js';
 import { Breaker, type Outcome } from './breaker.js';
 import { proxyFor, proxySettings, type NetworkOptions } from './dispatchers.js';
+import { HangClasses } from './hang-classes.js';
 import { blankRaw, notSent, toExchange, type Outgoing, type RawExchange } from './exchange.js';
-import { Pacer, realClock, type Clock } from './pacing.js';
+import { Pacer, realClock, type Clock, type TurnMode } from './pacing.js';
 import { Redactor } from './redact.js';
 import { redirectStep } from './redirects.js';
 import { retryWait } from './retry.js';
@@ -36,12 +37,19 @@ export interface HttpClientOptions {
   breakerThreshold?: number;
   /** Clock for waits; default the real one. */
   clock?: Clock;
+  /**
+   * The URL shape of the resource a URL names (`/v1/widgets/{id}`), for hang classes: requests of
+   * one method, URL shape and kind of body that time out twice in a row are not sent again.
+   */
+  urlShape?: (url: string) => string | undefined;
   /** Longest single wait on a 429 before giving up (ms). */
   maxRetryWaitMs?: number;
   /** How many times one request is retried after 429s. */
   max429Retries?: number;
   /** Wait after a 429 that gives no header (ms). */
   defaultRetryWaitMs?: number;
+  /** Source of the back-off jitter, in [0, 1) (default Math.random); tests inject a fixed one. */
+  random?: () => number;
   maxRedirects?: number;
   /** Cap on the audit's own request rate (requests per second). */
   maxRps?: number;
@@ -60,7 +68,16 @@ export interface HttpClientOptions {
 type Settings = Required<
   Omit<
     HttpClientOptions,
-    'maxRps' | 'signal' | 'onExchange' | 'onNote' | 'secrets' | 'clock' | 'requests' | 'network'
+    | 'maxRps'
+    | 'signal'
+    | 'onExchange'
+    | 'onNote'
+    | 'secrets'
+    | 'clock'
+    | 'requests'
+    | 'network'
+    | 'random'
+    | 'urlShape'
   >
 > &
   Pick<HttpClientOptions, 'maxRps' | 'signal' | 'onExchange'>;
@@ -71,7 +88,7 @@ const DEFAULTS = {
   maxBufferedBytes: 16 * 1024 * 1024,
   breakerThreshold: 3,
   maxRetryWaitMs: 30_000,
-  max429Retries: 3,
+  max429Retries: 5,
   defaultRetryWaitMs: 1000,
   maxRedirects: 5,
   connections: 32,
@@ -92,6 +109,8 @@ export class HttpClient {
   private readonly bodies: BodyLimits;
   private readonly breaker: Breaker;
   private readonly pacer: Pacer;
+  private readonly random: () => number;
+  private readonly hangs: HangClasses;
   private readonly transport: Transport;
   /** Headers, query, media type and credential of every request: the one place they are added. */
   readonly decorator: RequestDecorator;
@@ -127,6 +146,8 @@ export class HttpClient {
     });
     this.route = proxyFor(this.baseUrl, proxySettings(options.network?.env));
     this.pacer = new Pacer(options.clock ?? realClock, this.opts.maxRps);
+    this.random = options.random ?? Math.random;
+    this.hangs = new HangClasses(options.urlShape);
     this.breaker = new Breaker(this.opts.breakerThreshold, () => this.probe());
     this.decorator = new RequestDecorator(options.requests ?? {}, () => this.opts.tokens, this.baseUrl);
   }
@@ -163,6 +184,11 @@ export class HttpClient {
     return this.breaker.stopped;
   }
 
+  /** Kinds of request that hung and had requests not sent (see hang-classes.ts), for ERR-SERVER. */
+  get hungKinds(): HungKind[] {
+    return this.hangs.hung;
+  }
+
   /**
    * Enters cleanup: requests are sent even after an interruption, and (when there is something to
    * delete) a service that had stopped answering gets one more probe, so what the audit created is
@@ -190,21 +216,43 @@ export class HttpClient {
     const out = this.outgoing(options, resource);
     const refused = await this.refusal(out.url);
     if (refused) return notSent(out, refused, resource, this.redactor);
+    const admitted = await this.hangs.admit(out, resource);
+    if ('code' in admitted) return notSent(out, admitted, resource, this.redactor);
+    const exchange = await this.exchange(out, options, resource, via);
+    admitted.done(exchange);
+    return exchange;
+  }
+
+  /** The request, its 429 retries and redirects, up to the exchange checks see. */
+  private async exchange(
+    out: Outgoing,
+    options: SendOptions,
+    resource: string | undefined,
+    via: Dispatcher | undefined,
+  ): Promise<Exchange> {
     const notes: string[] = [];
     let retries = 0;
     let hops = 0;
+    let waited: number | undefined;
+    // Requests that look for a 429 on purpose (the rate-limit burst) keep out of the adaptive pacing.
+    const mode = options.retryOn429 === false ? 'burst' : 'paced';
     for (;;) {
-      const raw = await this.once(out, options, via);
+      const raw = await this.once(out, options, via, mode);
+      if (mode === 'paced' && raw.sentAt !== undefined) {
+        if (raw.status === 429) this.pacer.limited(raw.sentAt);
+        else if (raw.status !== undefined) this.pacer.answered(raw.headers);
+      }
       const retry =
-        raw.status === 429 && options.retryOn429 !== false
-          ? retryWait(raw.headers, retries, this.opts)
+        raw.status === 429 && mode === 'paced'
+          ? retryWait(raw.headers, retries, this.opts, waited, this.random)
           : undefined;
       if (retry) {
         notes.push(retry.note);
         this.pacer.pause(retry.ms);
+        waited = retry.ms;
         retries++;
         try {
-          await this.pacer.turn(this.stopSignal);
+          await this.pacer.unpaused(this.stopSignal);
         } catch {
           notes.push('the wait was cut short: the audit was interrupted');
           raw.error = { code: 'E_INTERRUPTED', message: 'not retried: the audit was interrupted' };
@@ -322,15 +370,21 @@ export class HttpClient {
   }
 
   /** One request when its turn comes (see pacing.ts), with no retry and no redirect followed. */
-  private async once(out: Outgoing, options: SendOptions, via?: Dispatcher): Promise<RawExchange> {
+  private async once(
+    out: Outgoing,
+    options: SendOptions,
+    via?: Dispatcher,
+    mode: TurnMode = 'paced',
+  ): Promise<RawExchange> {
+    let sentAt: number;
     try {
-      await this.pacer.turn(this.stopSignal);
+      sentAt = await this.pacer.turn(this.stopSignal, mode);
     } catch {
       const raw = blankRaw(out);
       raw.error = { code: 'E_INTERRUPTED', message: 'not sent: the audit was interrupted', notSent: true };
       return raw;
     }
-    return this.transport.send(out, {
+    const raw = await this.transport.send(out, {
       timeoutMs: options.timeoutMs ?? this.opts.timeoutMs,
       via,
       fresh: options.connection === 'fresh',
@@ -338,6 +392,8 @@ export class HttpClient {
       // deleted by cleanup, instead of being left behind unknown.
       interruptible: SAFE_METHODS.has(out.method) && this.stopSignal !== undefined,
     });
+    raw.sentAt = sentAt;
+    return raw;
   }
 
   private finish(raw: RawExchange, notes: string[], resource: string | undefined): Exchange {

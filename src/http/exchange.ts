@@ -32,6 +32,8 @@ export interface RawExchange {
   error?: TransportError;
   /** The status line and headers arrived but the body failed: the exchange has no (complete) status. */
   incomplete?: boolean;
+  /** When the request got its turn to go (on the client's clock; see pacing.ts). */
+  sentAt?: number;
   /** Sent by the circuit breaker to check on the service: not itself counted. */
   probe?: boolean;
   /** The body's content coding: a note for evidence, and what made it unusable, if anything. */

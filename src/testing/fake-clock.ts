@@ -1,21 +1,26 @@
-// A clock for tests: time moves only when someone waits on it, so waits of seconds take none.
-import type { Clock } from '../core/context.js';
+// A clock for tests of waits (429 pauses, pacing, --max-rps): time moves only when someone waits.
+import type { Clock } from '../http/pacing.js';
 
 /**
- * Time that moves only when the audit waits (`sleep` adds the wait and returns at once). Give the
- * same instance to the fixture server (`now`) and the run (`clock`) so both see the same time.
- * `sleep` returns within the same turn (waits of concurrent callers add up, as if taken in turn):
- * code that polls the network in a loop of sleeps needs the real clock.
+ * Time that moves only when someone waits: a sleep ends at the time it was asked for plus its
+ * length (two requests waiting at once for 250 and 500 ms end at +250 and +500, not +750). Every
+ * sleep asked for is recorded in `sleeps`.
  */
 export class FakeClock implements Clock {
-  /** The current time, ms since the epoch (a fixed start, so tests are repeatable). */
-  t = Date.parse('2030-01-01T00:00:00Z');
-  /** Every wait asked for, in order (ms). */
+  t: number;
   readonly sleeps: number[] = [];
+
+  constructor(start = Date.parse('2030-01-01T00:00:00Z')) {
+    this.t = start;
+  }
+
   now = (): number => this.t;
+
   sleep = async (ms: number, signal?: AbortSignal): Promise<void> => {
     if (signal?.aborted) throw signal.reason;
     this.sleeps.push(ms);
-    this.t += ms;
+    const end = this.t + ms;
+    await Promise.resolve();
+    this.t = Math.max(this.t, end);
   };
 }

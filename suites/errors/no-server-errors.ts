@@ -14,7 +14,7 @@ export default defineCheck({
     sends:
       'Nothing of its own: it judges every answer to every request the other checks send, malformed ones included.',
     passes:
-      'No answer is 5xx, and no request is left without a complete, valid HTTP answer (reset, stalled, cut short, or refused by the HTTP parser: an invalid status line, headers over the parser limit, a NUL byte in a header, conflicting Transfer-Encoding and Content-Length). Skipped where no request got an answer to judge.',
+      'No answer is 5xx, and no request is left without a complete, valid HTTP answer (reset, stalled, cut short, or refused by the HTTP parser: an invalid status line, headers over the parser limit, a NUL byte in a header, conflicting Transfer-Encoding and Content-Length). A kind of request (method, URL shape, kind of body) that got no answer twice in a row is not sent again: one finding names every request of that kind left unsent, with the evidence of the first time-out. Skipped where no request got an answer to judge.',
     why: "A 5xx says the fault is the server's: whatever a client sends, the server must answer with a 4xx that says what is wrong, not crash.",
   },
   nothingToJudge: 'no request got a complete answer or a failure of the server to judge',
@@ -30,5 +30,16 @@ export default defineCheck({
     // No answer for a reason of the audit's own (its size cap, an interruption): not the server's doing.
     if (x.status === undefined) return NOT_JUDGED;
     return undefined;
+  },
+  summarise(_groups, _config, { hung }) {
+    return hung.map((h) => {
+      const more = h.notSentCount - h.notSent.length;
+      const named = h.notSent.join(', ') + (more > 0 ? ` and ${more} more` : '');
+      return {
+        message: `${h.kind}: ${h.timeouts} requests in a row got no answer within the deadline, so ${h.notSentCount === 1 ? 'the 1 other request of that kind was' : `the ${h.notSentCount} others of that kind were`} not sent (${named}); the evidence is the first time-out`,
+        evidence: [h.evidence],
+        ...(h.resource !== undefined ? { resource: h.resource } : {}),
+      };
+    });
   },
 });

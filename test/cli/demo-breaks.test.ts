@@ -36,6 +36,14 @@ describe('conformance demo --break', () => {
     expect(r.stdout).toBe('');
   });
 
+  it('--rate-limit takes a whole number of requests per second: anything else is exit 2', async () => {
+    for (const value of ['0', '2.5', 'many']) {
+      const r = await runCli(['demo', '--rate-limit', value]);
+      expect([value, r.code]).toEqual([value, 2]);
+      expect(r.stderr).toMatch(/--rate-limit .*: give a whole number of requests per second, 1 to 100000/);
+    }
+  });
+
   it('shows the failure in every report: console, JSON, JUnit, HTML, Markdown (exit 1)', async () => {
     const out = await tempDir();
     const r = await runCli([

@@ -1,6 +1,7 @@
 // Example API: idempotency keys on POST (replay, conflict, per-token scope) and the per-token fixed-window rate limit.
 import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
 import { IdempotencyStore } from '../../src/example-api/idempotency.js';
+import { strictRateLimit } from '../../src/example-api/index.js';
 import { call, LIMITED, start, type Running } from './helpers.js';
 
 describe('idempotency keys', () => {
@@ -94,6 +95,25 @@ describe('rate limit', () => {
       expect((await call(t.baseUrl, 'GET', '/widgets')).status).toBe(200);
     } finally {
       await t.api.close();
+    }
+  });
+
+  it('strictRateLimit (demo --rate-limit): n per second per token across endpoints, refused with Retry-After: 0', async () => {
+    const now = 10_000;
+    for (const advertise of [true, false]) {
+      const t = await start({ rateLimit: strictRateLimit(2, advertise), now: () => now });
+      try {
+        expect((await call(t.baseUrl, 'GET', '/widgets')).status).toBe(200);
+        const second = await call(t.baseUrl, 'GET', '/orders');
+        expect(second.status).toBe(200);
+        expect(second.headers.get('ratelimit-remaining')).toBe(advertise ? '0' : null);
+        const refused = await call(t.baseUrl, 'GET', '/widgets/1');
+        expect(refused.status).toBe(429);
+        expect(refused.headers.get('retry-after')).toBe('0');
+        expect(refused.headers.get('ratelimit-reset')).toBe(advertise ? '1' : null);
+      } finally {
+        await t.api.close();
+      }
     }
   });
 
