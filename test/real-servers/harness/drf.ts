@@ -2,8 +2,8 @@
 import { copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { packagePath } from '../../../src/core/paths.js';
-import { launch, outputMatch, run, waitForAnswer, type Command } from './processes.js';
-import { beginServer, getJson, randomSecret, type Records, type RealService } from './service.js';
+import { run, type Command } from './processes.js';
+import { beginServer, getJson, listen, randomSecret, type Records, type RealService } from './service.js';
 import { DEBIAN_PYTHON } from './software.js';
 
 const PROJECT = packagePath('test', 'real-servers', 'drf');
@@ -74,20 +74,31 @@ export async function startDrf(seed: DrfSeed, mode: DrfMode): Promise<RealServic
     const database = join(start.dir, 'db.sqlite3');
     await copyFile(seed.database, database);
     const gunicorn = ['--chdir', PROJECT, '--workers', '1', '--threads', '8', '--graceful-timeout', '3'];
-    // Port 0: gunicorn binds a free port and logs it, so no port can be lost to a race.
-    const child = (start.child = launch({
-      label: 'gunicorn',
-      file: DEBIAN_PYTHON,
-      args: ['-m', 'gunicorn', ...gunicorn, '--bind', '127.0.0.1:0', '--access-logfile', '-', 'shop.wsgi'],
-      owner: start.dir,
-      log: start.log,
-      env: { ...PYTHON_ENV, DRF_AUTH: mode, DRF_DB: database },
-    }));
-    const listening = await outputMatch(child, /Listening at: http:\/\/127\.0\.0\.1:(\d+)/);
-    const origin = `http://127.0.0.1:${listening?.[1] ?? 0}`;
-    // The master listens before its worker has loaded Django: wait for an answer from the worker.
-    if (!listening || !(await waitForAnswer(`${origin}/api/v1/`, child)))
-      throw new Error(`gunicorn did not start:\n${start.log.text()}`);
+    // Port 0: gunicorn binds a free port and logs it, so no port can be lost to a race. The master
+    // listens before its worker has loaded Django: the poll waits for an answer from the worker.
+    const origin = await listen(start, {
+      command: (port) => ({
+        label: 'gunicorn',
+        file: DEBIAN_PYTHON,
+        args: [
+          '-m',
+          'gunicorn',
+          ...gunicorn,
+          '--bind',
+          `127.0.0.1:${port}`,
+          '--access-logfile',
+          '-',
+          'shop.wsgi',
+        ],
+        owner: start.dir,
+        log: start.log,
+        env: { ...PYTHON_ENV, DRF_AUTH: mode, DRF_DB: database },
+      }),
+      announces: /Listening at: http:\/\/127\.0\.0\.1:(\d+)/,
+      readyPath: '/api/v1/',
+    }).catch((error: Error) => {
+      throw new Error(`gunicorn did not start (${error.message}):\n${start.log.text()}`);
+    });
     const credential: Record<string, string> =
       mode === 'token'
         ? { authorization: `Token ${seed.env.DRF_TOKEN}` }

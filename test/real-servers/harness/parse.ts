@@ -1,10 +1,9 @@
 // Starts Parse Server 9 (installed in test/real-servers/parse/) on a database of its own in a private PostgreSQL cluster.
-import { writeFile } from 'node:fs/promises';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { seedParse } from '../parse/seed.js';
-import { freePort, launch, running, stopChild, waitForAnswer } from './processes.js';
 import type { PgCluster } from './postgres.js';
-import { beginServer, getJson, randomSecret, type RealService } from './service.js';
+import { beginServer, getJson, listen, randomSecret, type RealService } from './service.js';
 import { parseServerEntry, pinnedParseVersion } from './software.js';
 
 /** The users the seed creates: `admin` (role admin: writes Widget) and `reader` (reads only). */
@@ -70,25 +69,25 @@ export async function startParse(cluster: PgCluster): Promise<RealService> {
     };
     const db = (start.database = await cluster.createDatabase('parse'));
     const configFile = join(start.dir, 'parse-config.json');
-    let origin = '';
-    // Its serverURL (and so every Location header) names the port: it is chosen first, retried if lost to a race.
-    for (let attempt = 0; attempt < 3 && !origin; attempt++) {
-      const port = await freePort();
-      const config = parseConfig({ port, dir: start.dir, databaseURI: cluster.uri(db), ...keys });
-      await writeFile(configFile, JSON.stringify(config, null, 2));
-      const child = (start.child = launch({
-        label: `parse-server (port ${port})`,
-        file: process.execPath,
-        args: [entry, configFile],
-        owner: start.dir,
-        log: start.log,
-      }));
-      const candidate = `http://127.0.0.1:${port}`;
-      if ((await waitForAnswer(`${candidate}/parse/health`, child, (s) => s === 200)) && running(child))
-        origin = candidate;
-      else await stopChild(child);
-    }
-    if (!origin) throw new Error(`Parse Server did not start:\n${output()}`);
+    // Its serverURL (and so every Location header) names the port: it is chosen first and written
+    // into the config file; listen() retries on another port if that one was lost to a race.
+    const origin = await listen(start, {
+      command: (port) => {
+        const config = parseConfig({ port, dir: start.dir, databaseURI: cluster.uri(db), ...keys });
+        writeFileSync(configFile, JSON.stringify(config, null, 2));
+        return {
+          label: `parse-server (port ${port})`,
+          file: process.execPath,
+          args: [entry, configFile],
+          owner: start.dir,
+          log: start.log,
+        };
+      },
+      readyPath: '/parse/health',
+      ready: (status) => status === 200,
+    }).catch((error: Error) => {
+      throw new Error(`Parse Server did not start (${error.message}):\n${output()}`);
+    });
     const url = `${origin}/parse`;
     await seedParse({ url, appId: keys.appId, masterKey: keys.masterKey, users });
 

