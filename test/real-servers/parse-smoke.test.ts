@@ -18,7 +18,7 @@ describeRealServer('parse', 'Parse Server 9 on PostgreSQL (harness smoke test)',
     // Required on every request; the REST key is a secret like the session token.
     app = {
       'x-parse-application-id': server.env.PARSE_APP_ID,
-      'x-parse-rest-api-key': server.env.PARSE_REST_KEY,
+      'x-parse-rest-api-key': server.env.PARSE_REST_API_KEY,
     };
   }, 120_000);
   afterAll(async () => {

@@ -49,7 +49,7 @@ function parseConfig(options: {
  * startPostgres), seeded by parse/seed.ts, with random keys and passwords; drops the database on stop.
  * Its working folder is the server's temporary folder: it writes ./logs there whatever logsFolder says.
  *
- * env: PARSE_URL (`…/parse`), PARSE_APP_ID, PARSE_REST_KEY, PARSE_USER, PARSE_PASSWORD,
+ * env: PARSE_URL (`…/parse`), PARSE_APP_ID, PARSE_REST_API_KEY, PARSE_USER, PARSE_PASSWORD,
  * PARSE_LIMITED_USER, PARSE_LIMITED_PASSWORD. The master key stays inside: records() uses it.
  */
 export async function startParse(cluster: PgCluster): Promise<RealService> {
@@ -100,7 +100,7 @@ export async function startParse(cluster: PgCluster): Promise<RealService> {
       env: {
         PARSE_URL: url,
         PARSE_APP_ID: keys.appId,
-        PARSE_REST_KEY: keys.restAPIKey,
+        PARSE_REST_API_KEY: keys.restAPIKey,
         PARSE_USER: users.full.username,
         PARSE_PASSWORD: users.full.password,
         PARSE_LIMITED_USER: users.limited.username,
