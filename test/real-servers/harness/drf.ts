@@ -73,7 +73,11 @@ export async function startDrf(seed: DrfSeed, mode: DrfMode): Promise<RealServic
   return start.finish(async () => {
     const database = join(start.dir, 'db.sqlite3');
     await copyFile(seed.database, database);
+    // Keep-alive 30 s: with gunicorn's 2 s, a client's pooled socket (undici keeps one 4 s) can be
+    // closed under its next request ("other side closed"), seen on a loaded machine. Worker timeout
+    // 120 s: a CPU-starved worker is not killed mid-request for a missed heartbeat.
     const gunicorn = ['--chdir', PROJECT, '--workers', '1', '--threads', '8', '--graceful-timeout', '3'];
+    gunicorn.push('--keep-alive', '30', '--timeout', '120');
     // Port 0: gunicorn binds a free port and logs it, so no port can be lost to a race. The master
     // listens before its worker has loaded Django: the poll waits for an answer from the worker.
     const origin = await listen(start, {
