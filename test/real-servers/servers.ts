@@ -1,11 +1,11 @@
 // Starts the real json-server builds (dev dependencies) as child processes on 127.0.0.1 for the tests.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, basename } from 'node:path';
 import { packagePath } from '../../src/core/paths.js';
+import { exited, freePort, waitForAnswer } from './harness/processes.js';
 
 /** The servers the tests audit, by the name of their config in config/examples/. */
 export type RealServerKind = 'json-server-017' | 'json-server-1' | 'json-server-auth';
@@ -64,43 +64,6 @@ function launchOf(kind: RealServerKind): Launch {
   }
 }
 
-/** A port nothing listens on right now (the server is started on it just after). */
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-/** Resolves when the child exits (at once if it already has). */
-function exited(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => child.once('exit', () => resolve()));
-}
-
-/**
- * Polls the origin until any HTTP answer arrives: at most `attempts` tries, each bounded by its
- * own time-out, with a short pause between them. Fails early when the process has exited.
- */
-async function waitUntilServing(origin: string, child: ChildProcess, attempts = 200): Promise<boolean> {
-  for (let i = 0; i < attempts; i++) {
-    if (child.exitCode !== null || child.signalCode !== null) return false;
-    try {
-      const res = await fetch(`${origin}/`, { signal: AbortSignal.timeout(1000) });
-      await res.arrayBuffer();
-      return true;
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  }
-  return false;
-}
-
 /** Starts one server on a free loopback port with a fresh copy of its seed; retries a lost port race. */
 export async function startRealServer(kind: RealServerKind): Promise<RealServer> {
   const launch = launchOf(kind);
@@ -121,7 +84,7 @@ export async function startRealServer(kind: RealServerKind): Promise<RealServer>
     child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const origin = `http://127.0.0.1:${port}`;
-    if (await waitUntilServing(origin, child)) {
+    if (await waitForAnswer(`${origin}/`, child, () => true, 10_000)) {
       return {
         kind,
         origin,
