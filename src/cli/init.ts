@@ -101,7 +101,7 @@ export async function runInit(args: InitArgs, io: Io, cwd = process.cwd()): Prom
     const derived = deriveConfig(loaded.document, loaded.url ? { documentUrl: loaded.url } : {});
     if (derived.resources.length === 0) {
       throw new OpenApiError([
-        `${openapi}: no resource to write: the document has no collection/item path pair such as /things and /things/{id}`,
+        `${openapi}: no resource to write: the document has no collection/item path pair such as /things and /things/{id}, and no collection whose GET declares a query parameter naming an item's id (/things?id=eq.{id})`,
       ]);
     }
     const document = loaded.url ?? resolve(cwd, openapi);
