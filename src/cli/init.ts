@@ -97,6 +97,17 @@ export async function runInit(args: InitArgs, io: Io, cwd = process.cwd()): Prom
       allowRefs: (args['openapi-allow-ref'] ?? []).map(String),
       limits: { timeoutMs: args.timeout },
       network: network(args, io),
+      // CONFORMANCE_TOKEN goes to a document on the base URL's origin only (as discovery sent it).
+      ...(baseUrl && io.env[DEFAULT_TOKEN_ENV.token]
+        ? {
+            credentials: {
+              origin: new URL(baseUrl).origin,
+              token: io.env[DEFAULT_TOKEN_ENV.token]!,
+              secrets: [{ value: io.env[DEFAULT_TOKEN_ENV.token]!, envVar: DEFAULT_TOKEN_ENV.token }],
+              shown: DEFAULT_TOKEN_ENV.token,
+            },
+          }
+        : {}),
     });
     const derived = deriveConfig(loaded.document, loaded.url ? { documentUrl: loaded.url } : {});
     if (derived.resources.length === 0) {

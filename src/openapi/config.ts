@@ -2,6 +2,9 @@
 import type { DocumentStepInput, DocumentStepOutput } from '../config/load.js';
 import { pathKey } from '../config/problems.js';
 import { isObject } from '../core/shapes.js';
+import type { Secret } from '../core/types.js';
+import { buildAuth, envLookup, type RawAuth } from '../config/requests.js';
+import type { DocumentCredentials } from './sources.js';
 import { deriveConfig } from './import.js';
 import type { MissingParam } from './requests.js';
 import type { DerivedSecurity } from './security.js';
@@ -58,8 +61,10 @@ export async function applyOpenApi(
   options: OpenApiStepOptions = {},
 ): Promise<DocumentStepOutput> {
   const { source, problems } = input;
+  const credentials = documentCredentials(input);
   const loaded = await loadOpenApi(source, {
     cwd: input.cwd,
+    ...(credentials ? { credentials } : {}),
     allowRefs: options.allowRefs ?? [],
     // The config's tls section and the environment's proxies, as for the audit's own requests.
     network: {
@@ -168,4 +173,56 @@ function missingParams(
       message: `the document requires the ${p.in === 'header' ? 'header' : 'query parameter'} ${p.name} and gives no example, default or enum value for it: set ${where}.${p.name} in the config`,
     });
   }
+}
+
+/**
+ * The configured credential for fetching the document: the config's `auth` (a token or Basic; a
+ * login's token does not exist yet), else CONFORMANCE_TOKEN as a bearer token; for the base URL's
+ * origin only (readSources sends it nowhere else). None without a base URL to compare with.
+ */
+function documentCredentials(input: DocumentStepInput): DocumentCredentials | undefined {
+  const base = input.baseUrl ?? (typeof input.data.baseUrl === 'string' ? input.data.baseUrl : undefined);
+  let origin: string;
+  try {
+    origin = new URL(base ?? '').origin;
+  } catch {
+    return undefined;
+  }
+  const raw = input.data.auth;
+  if (raw === undefined) {
+    const token = input.env[DEFAULT_TOKEN_ENV.token];
+    if (!token) return undefined;
+    return {
+      origin,
+      token,
+      secrets: [{ value: token, envVar: DEFAULT_TOKEN_ENV.token }],
+      shown: DEFAULT_TOKEN_ENV.token,
+    };
+  }
+  if (!isObject(raw)) return undefined;
+  const secrets: Secret[] = [];
+  let auth;
+  try {
+    auth = buildAuth(
+      raw as RawAuth,
+      base!,
+      () => undefined,
+      envLookup(input.fromEnv),
+      (s) => secrets.push(s),
+    );
+  } catch {
+    // A malformed auth section is validation's to report, after this step.
+    return undefined;
+  }
+  if (!auth.token) return undefined;
+  const envVar = input.fromEnv.get(pathKey(['auth', 'token']));
+  if (!secrets.some((s) => s.value === auth.token))
+    secrets.push({ value: auth.token, ...(envVar ? { envVar } : {}) });
+  return {
+    origin,
+    token: auth.token,
+    ...(auth.placement ? { placement: auth.placement } : {}),
+    secrets,
+    shown: raw.basic !== undefined ? 'auth.basic' : 'auth.token',
+  };
 }
