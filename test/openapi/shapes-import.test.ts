@@ -6,6 +6,7 @@ import { parse } from 'yaml';
 import { validateAgainstSchema } from '../../src/config/validate.js';
 import { deriveConfig, type DerivedConfig } from '../../src/openapi/import.js';
 import { loadOpenApi } from '../../src/openapi/load.js';
+import { startRawFixture } from '../../src/testing/fixture-server.js';
 import { cli, fixture, tempFolder } from './helpers.js';
 
 type Json = Record<string, unknown>;
@@ -221,6 +222,48 @@ describe('required header and query parameters', () => {
       {},
     );
     expect(again.stderr).not.toContain('X-Reason');
+  });
+});
+
+describe('the derived request settings are sent', () => {
+  it("X-Tenant and api-version on every request, the config's value where it sets one, the key in X-API-Key", async () => {
+    const seen: Array<{ url: string; headers: Record<string, unknown> }> = [];
+    const server = await startRawFixture((req, res) => {
+      seen.push({ url: req.url ?? '', headers: req.headers });
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('[]');
+    });
+    try {
+      const config = join(await tempFolder(), 'c.yaml');
+      await writeFile(
+        config,
+        `openapi: ${fixture('shapes', 'tenant.yaml')}\nheaders: { x-tenant: globex }\nresources:\n  - name: orders\n    path: /orders\n    requests:\n      delete:\n        headers: { X-Reason: audit }\n`,
+      );
+      const r = await cli(
+        [
+          'run',
+          '--config',
+          config,
+          '--base-url',
+          server.baseUrl,
+          '--out',
+          await tempFolder(),
+          '--only',
+          'MTH-READ',
+        ],
+        { CONFORMANCE_TOKEN: 'tenant-token-0000' },
+      );
+      expect(r.stderr).not.toContain('requires');
+      const lists = seen.filter((x) => x.url.startsWith('/v1/orders?'));
+      expect(lists.length).toBeGreaterThan(0);
+      for (const x of lists) {
+        expect(x.url).toContain('api-version=2');
+        expect(x.headers['x-tenant']).toBe('globex');
+        expect(x.headers['x-api-key']).toBe('tenant-token-0000');
+      }
+    } finally {
+      await server.close();
+    }
   });
 });
 
