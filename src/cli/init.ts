@@ -18,6 +18,7 @@ import { renderStarter, starterFromDerived, type Starter, type StarterResource }
 import { checkTimeout, refuseRepeated } from './args.js';
 import type { Io } from './audit.js';
 import { discover, type Discovery } from './discover.js';
+import { allowed, itemShape, servedPath } from './init-shapes.js';
 export { INIT_DESCRIPTION, initOptions } from './command-options.js';
 
 export interface InitArgs {
@@ -97,11 +98,22 @@ export async function runInit(args: InitArgs, io: Io, cwd = process.cwd()): Prom
       allowRefs: (args['openapi-allow-ref'] ?? []).map(String),
       limits: { timeoutMs: args.timeout },
       network: network(args, io),
+      // CONFORMANCE_TOKEN goes to a document on the base URL's origin only (as discovery sent it).
+      ...(baseUrl && io.env[DEFAULT_TOKEN_ENV.token]
+        ? {
+            credentials: {
+              origin: new URL(baseUrl).origin,
+              token: io.env[DEFAULT_TOKEN_ENV.token]!,
+              secrets: [{ value: io.env[DEFAULT_TOKEN_ENV.token]!, envVar: DEFAULT_TOKEN_ENV.token }],
+              shown: DEFAULT_TOKEN_ENV.token,
+            },
+          }
+        : {}),
     });
     const derived = deriveConfig(loaded.document, loaded.url ? { documentUrl: loaded.url } : {});
     if (derived.resources.length === 0) {
       throw new OpenApiError([
-        `${openapi}: no resource to write: the document has no collection/item path pair such as /things and /things/{id}`,
+        `${openapi}: no resource to write: the document has no collection/item path pair such as /things and /things/{id}, and no collection whose GET declares a query parameter naming an item's id (/things?id=eq.{id})`,
       ]);
     }
     const document = loaded.url ?? resolve(cwd, openapi);
@@ -248,9 +260,11 @@ async function probeCollection(
   problems: string[],
   notes: string[],
 ): Promise<StarterResource | undefined> {
-  const path = `/${spec.replace(/^\/+|\/+$/g, '')}`;
-  const name = path.split('/').filter(Boolean).pop() ?? spec;
-  const list = await client.send({ method: 'GET', path });
+  // A trailing slash the user writes (or the service redirects to) is kept: Django routes only that.
+  const asked = `/${spec.replace(/^\/+/, '').replace(/\/+$/, '/')}`;
+  const name = asked.split('/').filter(Boolean).pop() ?? spec;
+  const list = await client.send({ method: 'GET', path: asked });
+  const path = servedPath(asked, list.url, client.baseUrl);
   if (list.status === undefined) {
     throw new UnreachableError(`cannot reach ${list.url}: ${list.error?.message ?? 'no answer'}`);
   }
@@ -281,13 +295,17 @@ async function probeCollection(
   const id = first && idField ? idOf(first, idField) : undefined;
   let item = first;
   let read = false;
-  if (id !== undefined) {
-    const one = await client.send({ method: 'GET', path: `${path}/${encodeURIComponent(id)}` });
-    read = one.status === 200;
-    if (read) item = unwrapItemLoose(one.json, idField!) ?? first;
+  const shape = id !== undefined ? await itemShape(client, path, idField!, id) : { path };
+  if (shape.json !== undefined) {
+    read = true;
+    const answer = Array.isArray(shape.json) ? shape.json[0] : shape.json;
+    item = unwrapItemLoose(answer, idField!) ?? first;
   }
   const collectionAllow = await allowed(client, path);
-  const itemAllow = id !== undefined ? await allowed(client, `${path}/${encodeURIComponent(id)}`) : undefined;
+  const itemAllow =
+    id !== undefined
+      ? await allowed(client, shape.readAt ?? `${path.replace(/\/+$/, '')}/${encodeURIComponent(id)}`)
+      : undefined;
   const operations: Operation[] = [];
   const verified = collectionAllow !== undefined && itemAllow !== undefined;
   const has = (allow: string[] | undefined, method: string, fallback: boolean): boolean =>
@@ -306,11 +324,19 @@ async function probeCollection(
   return {
     name,
     path,
+    ...(shape.item ? { item: shape.item } : {}),
     ...(idField && idField !== 'id' ? { idField } : {}),
     operations,
     ...(sample && Object.keys(sample).length > 0 ? { sample } : {}),
-    about: [`${name}: read with GET ${path}${id !== undefined ? ` and GET ${path}/${id}` : ''}`],
+    about: [`${name}: read with GET ${path}${shape.readAt !== undefined ? ` and GET ${shape.readAt}` : ''}`],
     keyComments: {
+      ...(shape.item
+        ? {
+            item: shape.item.includes('?')
+              ? 'Items are read by this query filter (it answered a one-element array).'
+              : 'The item URL as the service serves it (its trailing slash kept).',
+          }
+        : {}),
       operations: verified
         ? 'What OPTIONS said the service allows.'
         : 'Assumed (OPTIONS gave no Allow header): remove what the service does not support.',
@@ -319,17 +345,6 @@ async function probeCollection(
         : {}),
     },
   };
-}
-
-/** The methods an OPTIONS request's Allow header lists, or undefined when it lists none. */
-async function allowed(client: HttpClient, path: string): Promise<string[] | undefined> {
-  const answer = await client.send({ method: 'OPTIONS', path });
-  const allow = answer.status !== undefined && answer.status < 300 ? answer.headers.allow : undefined;
-  if (!allow) return undefined;
-  return allow
-    .split(',')
-    .map((m) => m.trim().toUpperCase())
-    .filter(Boolean);
 }
 
 /** The item without its id, server-managed timestamps/versions, links and null fields. */

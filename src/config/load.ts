@@ -55,6 +55,8 @@ export interface DocumentStepInput {
   env: NodeJS.ProcessEnv;
   /** `--base-url` was given (then a document without an absolute server URL is no problem). */
   baseUrlGiven: boolean;
+  /** `--base-url`, normalised, when given and valid (it wins over the data's `baseUrl`). */
+  baseUrl?: string;
   /** Config paths whose whole value came from a variable; the step adds the tokens it takes. */
   fromEnv: Map<string, string>;
   /** Config problems found so far; the step adds its own. */
@@ -166,6 +168,7 @@ async function loadChecked(
       cwd: document.cwd,
       env,
       baseUrlGiven: options.baseUrl !== undefined,
+      ...(prepared.override === undefined ? {} : { baseUrl: prepared.override }),
       fromEnv: prepared.fromEnv,
       problems: prepared.problems,
       ...(prepared.tls.settings ? { tls: prepared.tls.settings } : {}),

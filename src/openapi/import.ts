@@ -1,7 +1,6 @@
 // A dereferenced OpenAPI document -> a partial config: resources from collection/item path pairs, and what was left out.
 import { OPERATIONS, type Operation } from '../core/types.js';
 import { deepEqual, isObject } from '../core/shapes.js';
-import { dotSegmentIn } from '../core/dot-segments.js';
 import { compileItemSchema } from '../config/item-schema.js';
 import {
   operationOf,
@@ -26,20 +25,29 @@ import {
   unwrapItemSchema,
   withRefTargets,
 } from './schema.js';
-import { derivedBaseUrl, derivedSecurity, type DerivedBaseUrl, type DerivedSecurity } from './servers.js';
+import { defaultItem, findResources, type FoundResource, type NotProbed } from './paths.js';
+import {
+  placeParams,
+  requestParams,
+  type MissingParam,
+  type RequestParam,
+  type ResourceRequestFields,
+} from './requests.js';
+import { derivedSecurity, type DerivedSecurity } from './security.js';
+import { derivedBaseUrl, type DerivedBaseUrl } from './servers.js';
 
-/** A path of the document the audit does not probe, and why. */
-export interface NotProbed {
-  path: string;
-  reason: string;
-}
+export type { NotProbed } from './paths.js';
 
 /** One resource as the config file would declare it, plus where its payloads came from. */
 export interface DerivedResource {
   name: string;
   path: string;
-  /** The document's item path (`/widgets/{widgetId}`), for messages. */
+  /** The document's item path (`/widgets/{widgetId}`, or the filter `/widgets?id=eq.{id}`), for messages. */
   itemPath: string;
+  /** The item URL template, when it is not the default `<path>/{id}` (`/widgets/{id}/`, `/widgets?id=eq.{id}`). */
+  item?: string;
+  /** `location` when the create answer names the new item only in its Location header. */
+  createdIdFrom?: string;
   idField?: string;
   operations: Operation[];
   sample?: Record<string, unknown>;
@@ -53,6 +61,10 @@ export interface DerivedResource {
   origin: Partial<Record<'sample' | 'replace' | 'update', 'example' | 'generated' | 'varied'>>;
   /** What the import could not take from the document for this resource. */
   notes: string[];
+  /** Headers and query parameters its requests must carry (see `placeParams`). */
+  headers?: Record<string, string>;
+  query?: Record<string, string>;
+  requests?: ResourceRequestFields['requests'];
 }
 
 /** Everything derived from one document. The config overrides any of it. */
@@ -65,6 +77,11 @@ export interface DerivedConfig {
   idempotencyHeader?: string;
   notProbed: NotProbed[];
   security: DerivedSecurity;
+  /** Headers and query parameters every request must carry. */
+  headers?: Record<string, string>;
+  query?: Record<string, string>;
+  /** Required parameters the document gives no value for: the user must fill them. */
+  missing: MissingParam[];
   /** Things the user should know (unsupported security, schemas left out...). */
   notes: string[];
 }
@@ -76,38 +93,24 @@ export function deriveConfig(doc: Json, options: { documentUrl?: string } = {}):
   const version = specVersion(doc);
   const info = isObject(doc.info) ? doc.info : {};
   const items = new Map(pathItems(doc).filter(([, item]) => PATH_METHODS.some((m) => operationOf(item, m))));
-  const notProbed: NotProbed[] = [];
-  const pairs: Array<{ collection: string; item: string; param: string }> = [];
-  const used = new Set<string>();
+  const { found, notProbed } = findResources(doc, items);
 
-  for (const path of items.keys()) {
-    // A dot segment could lead requests out of the base URL: such a path is never probed.
-    if (dotSegmentIn(path) !== undefined) continue;
-    const segments = path.replace(/\/+$/, '').split('/');
-    const last = segments[segments.length - 1];
-    const param = /^\{([^{}]+)\}$/.exec(last)?.[1];
-    const collection = segments.slice(0, -1).join('/');
-    if (param === undefined || collection.includes('{') || collection === '') continue;
-    pairs.push({ collection, item: path, param });
-    used.add(path);
-    const listed = [...items.keys()].find((p) => p.replace(/\/+$/, '') === collection);
-    if (listed !== undefined) used.add(listed);
-  }
-  for (const path of items.keys()) {
-    if (!used.has(path)) notProbed.push({ path, reason: whyNotProbed(path) });
-  }
-
-  const names = uniqueNames(pairs.map((p) => p.collection));
+  const names = uniqueNames(found.map((f) => f.path.replace(/\/+$/, '')));
   let idempotencyHeader: string | undefined;
-  const resources = pairs.map((pair, index): DerivedResource => {
+  const security = derivedSecurity(doc, version);
+  const params: Array<Partial<Record<Operation, RequestParam[]>>> = [];
+  const resources = found.map((pair, index): DerivedResource => {
     const collectionItem =
-      [...items.entries()].find(([p]) => p.replace(/\/+$/, '') === pair.collection)?.[1] ?? {};
-    const derived = deriveResource(doc, version, names[index], pair, collectionItem, items.get(pair.item)!);
+      (pair.collectionKey !== undefined ? items.get(pair.collectionKey) : undefined) ?? {};
+    const itemItem = pair.itemKey !== undefined ? items.get(pair.itemKey)! : collectionItem;
+    const derived = deriveResource(doc, version, names[index], pair, collectionItem, itemItem, security);
     if (derived.header) idempotencyHeader ??= derived.header;
+    params.push(derived.params);
     return derived.resource;
   });
+  const placed = placeParams(resources.map((r, i) => ({ ...r, params: params[i] })));
+  resources.forEach((r, i) => Object.assign(r, placed.perResource[i]));
 
-  const security = derivedSecurity(doc, version);
   const notes = [...security.notes];
   for (const resource of resources)
     for (const note of resource.notes) notes.push(`${resource.name}: ${note}`);
@@ -119,21 +122,10 @@ export function deriveConfig(doc: Json, options: { documentUrl?: string } = {}):
     ...(idempotencyHeader ? { idempotencyHeader } : {}),
     notProbed,
     security,
+    ...placed.top,
+    missing: placed.missing,
     notes,
   };
-}
-
-function whyNotProbed(path: string): string {
-  const dots = dotSegmentIn(path);
-  if (dots !== undefined)
-    return `it holds a dot segment (${dots}), which could lead requests out of the base URL: never sent`;
-  const segments = path.split('/').filter(Boolean);
-  if (segments.length === 0) return 'the root path: not a collection';
-  const templated = segments.findIndex((s) => s.includes('{'));
-  if (templated >= 0 && templated < segments.length - 1)
-    return 'nested under a path parameter: the audit cannot choose a parent id';
-  if (templated >= 0) return 'a path parameter mixed with text in one segment';
-  return `no item path (${path.replace(/\/+$/, '')}/{id}) beside it: not a collection of items`;
 }
 
 /** Resource names: the collection's last segment, or more of its path where two would clash. */
@@ -150,23 +142,40 @@ function deriveResource(
   doc: Json,
   version: SpecVersion,
   name: string,
-  pair: { collection: string; item: string; param: string },
+  pair: FoundResource,
   collectionItem: Json,
   itemItem: Json,
-): { resource: DerivedResource; header?: string } {
+  security: DerivedSecurity,
+): { resource: DerivedResource; header?: string; params: Partial<Record<Operation, RequestParam[]>> } {
+  const notes: string[] = [];
+  // A filter-addressed item is read and written through the collection path's own operations,
+  // those that declare the filter parameter.
+  const filtered = (method: string): Json | undefined => {
+    const op = operationOf(itemItem, method);
+    if (!op || !pair.filter) return op;
+    const declares = parametersOf(itemItem, op).some(
+      (p) => p.in === 'query' && p.name === pair.filter!.param,
+    );
+    if (!declares)
+      notes.push(
+        `${method.toUpperCase()} ${pair.path} does not declare the filter ${pair.filter.param}: not audited as an item operation`,
+      );
+    return declares ? op : undefined;
+  };
   const ops = {
     list: operationOf(collectionItem, 'get'),
     create: operationOf(collectionItem, 'post'),
-    read: operationOf(itemItem, 'get'),
-    replace: operationOf(itemItem, 'put'),
-    update: operationOf(itemItem, 'patch'),
-    delete: operationOf(itemItem, 'delete'),
+    read: filtered('get'),
+    replace: filtered('put'),
+    update: filtered('patch'),
+    delete: filtered('delete'),
   };
   const operations = OPERATIONS.filter((op) => ops[op] !== undefined);
-  const notes: string[] = [];
 
   // The item's representation: GET item, else what POST answers, else one element of the list.
-  const readBody = ops.read ? responseBodyOf(doc, ops.read, successStatuses('200')) : undefined;
+  // (A filter's read is the list itself: its element is the item.)
+  const readBody =
+    ops.read && !pair.filter ? responseBodyOf(doc, ops.read, successStatuses('200')) : undefined;
   const createdBody = ops.create ? responseBodyOf(doc, ops.create, successStatuses('201')) : undefined;
   const listBody = ops.list ? responseBodyOf(doc, ops.list, successStatuses('200')) : undefined;
   const responseSchema =
@@ -178,12 +187,14 @@ function deriveResource(
 
   const resource: DerivedResource = {
     name,
-    path: pair.collection,
-    itemPath: pair.item,
+    path: pair.path,
+    itemPath: pair.itemKey ?? pair.item,
     operations,
     origin: {},
     notes,
   };
+  if (pair.item !== defaultItem(pair.path)) resource.item = pair.item;
+  if (pair.idFromLocation) resource.createdIdFrom = 'location';
   if (idField !== undefined && idField !== 'id') resource.idField = idField;
   const id = idField ?? 'id';
 
@@ -240,7 +251,17 @@ function deriveResource(
       )
     : undefined;
   if (header) resource.idempotencyKey = true;
-  return { resource, ...(header ? { header: String(header.name) } : {}) };
+
+  const skip = (p: Json): boolean =>
+    (pair.filter !== undefined && p.in === 'query' && p.name === pair.filter.param) ||
+    (p.in === 'header' && IDEMPOTENCY_HEADER.test(String(p.name))) ||
+    security.credentialParams.has(`${String(p.in)}:${String(p.name).toLowerCase()}`);
+  const params: Partial<Record<Operation, RequestParam[]>> = {};
+  for (const op of operations) {
+    const holder = op === 'list' || op === 'create' ? collectionItem : itemItem;
+    params[op] = requestParams(holder, ops[op]!, skip, op !== 'list' && op !== 'read');
+  }
+  return { resource, params, ...(header ? { header: String(header.name) } : {}) };
 }
 
 /** The item schema in JSON Schema form, compiled once here so a broken one is left out, not a failed check. */

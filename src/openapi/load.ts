@@ -11,6 +11,7 @@ import {
   parserResolveOptions,
   readSources,
   SourceProblem,
+  type DocumentCredentials,
   type DocumentSources,
   type FetchLimits,
 } from './sources.js';
@@ -44,6 +45,8 @@ export interface OpenApiLoadOptions {
   limits?: Partial<FetchLimits>;
   /** TLS settings and proxy variables for a fetched document. */
   network?: NetworkOptions;
+  /** The run's credential, sent when fetching a document on the base URL's origin only. */
+  credentials?: DocumentCredentials;
 }
 
 /**
@@ -56,7 +59,12 @@ export async function loadOpenApi(source: string, options: OpenApiLoadOptions = 
   try {
     const sources = await readSources(
       source,
-      { cwd: options.cwd ?? process.cwd(), allowRefs: options.allowRefs ?? [], network: options.network },
+      {
+        cwd: options.cwd ?? process.cwd(),
+        allowRefs: options.allowRefs ?? [],
+        network: options.network,
+        ...(options.credentials ? { credentials: options.credentials } : {}),
+      },
       limits,
     );
     return await validated(sources, source);

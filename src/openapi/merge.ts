@@ -24,6 +24,11 @@ export function mergeDerived(data: Record<string, unknown>, derived: DerivedConf
     else if (isObject(idempotency) && idempotency.header === undefined)
       out.idempotency = { ...idempotency, header: derived.idempotencyHeader };
   }
+  for (const map of ['headers', 'query'] as const) {
+    const mine = out[map];
+    if (derived[map] === undefined || (mine !== undefined && !isObject(mine))) continue;
+    out[map] = mergeMap(derived[map], mine as Record<string, unknown> | undefined, map === 'headers');
+  }
   if (out.resources !== undefined && !Array.isArray(out.resources)) return out;
   const own = (out.resources as unknown[] | undefined) ?? [];
   const trim = (path: unknown): unknown => (typeof path === 'string' ? path.replace(/(.)\/+$/, '$1') : path);
@@ -32,10 +37,10 @@ export function mergeDerived(data: Record<string, unknown>, derived: DerivedConf
     if (!isObject(resource)) return resource;
     const match =
       derived.resources.find((d) => !taken.has(d) && d.name === resource.name) ??
-      derived.resources.find((d) => !taken.has(d) && d.path === trim(resource.path));
+      derived.resources.find((d) => !taken.has(d) && trim(d.path) === trim(resource.path));
     if (!match) return resource;
     taken.add(match);
-    return { ...resourceFields(match), ...resource };
+    return withRequests({ ...resourceFields(match), ...resource }, match, resource);
   });
   const names = new Set(merged.map((r) => (isObject(r) ? r.name : undefined)));
   for (const resource of derived.resources) {
@@ -46,4 +51,41 @@ export function mergeDerived(data: Record<string, unknown>, derived: DerivedConf
   }
   out.resources = merged;
   return out;
+}
+
+/** The derived map with the config's entries winning (header names compared case-insensitively). */
+function mergeMap(
+  derived: Record<string, string>,
+  mine: Record<string, unknown> | undefined,
+  caseless: boolean,
+): Record<string, unknown> {
+  const norm = (k: string): string => (caseless ? k.toLowerCase() : k);
+  const own = new Set(Object.keys(mine ?? {}).map(norm));
+  const kept = Object.entries(derived).filter(([k]) => !own.has(norm(k)));
+  return { ...Object.fromEntries(kept), ...(mine ?? {}) };
+}
+
+/** A config resource's headers, query and requests merged entry by entry with the derived ones (the config's win). */
+function withRequests(
+  merged: Record<string, unknown>,
+  derived: DerivedResource,
+  mine: Record<string, unknown>,
+): Record<string, unknown> {
+  for (const map of ['headers', 'query'] as const)
+    if (derived[map] !== undefined && isObject(mine[map]))
+      merged[map] = mergeMap(derived[map], mine[map], map === 'headers');
+  if (derived.requests !== undefined && isObject(mine.requests)) {
+    const requests: Record<string, unknown> = { ...derived.requests, ...mine.requests };
+    for (const [group, settings] of Object.entries(derived.requests)) {
+      const own = mine.requests[group];
+      if (!settings || !isObject(own)) continue;
+      const entry: Record<string, unknown> = { ...settings, ...own };
+      for (const map of ['headers', 'query'] as const)
+        if (settings[map] !== undefined && isObject(own[map]))
+          entry[map] = mergeMap(settings[map], own[map], map === 'headers');
+      requests[group] = entry;
+    }
+    merged.requests = requests;
+  }
+  return merged;
 }

@@ -8,6 +8,7 @@ import { readCappedFile, ReadProblem } from '../config/read-file.js';
 import { isObject } from '../core/shapes.js';
 import type { NetworkOptions } from '../http/dispatchers.js';
 import { HttpClient } from '../http/client.js';
+import type { CredentialPlacement, Secret } from '../core/types.js';
 
 /** Limits of reading one document and the files it refers to. */
 export interface FetchLimits {
@@ -39,6 +40,21 @@ export interface RefRules {
   allowRefs: string[];
   /** TLS settings and proxy variables for a fetched document (as for the audit's own requests). */
   network?: NetworkOptions;
+  /** The configured credential, sent only when the document is on its origin. */
+  credentials?: DocumentCredentials;
+}
+
+/** The credential a fetched document may get: the run's own, for its base URL's origin only. */
+export interface DocumentCredentials {
+  /** The base URL's origin: a document anywhere else gets no credential. */
+  origin: string;
+  /** The credential value (a token, or Basic's base64), placed as `placement` says. */
+  token: string;
+  placement?: CredentialPlacement;
+  /** Every secret to redact from messages. */
+  secrets: Secret[];
+  /** What the credential is, for messages (`auth.token`, `CONFORMANCE_TOKEN`). */
+  shown: string;
 }
 
 /** The document and every file it refers to, as read. */
@@ -69,10 +85,17 @@ export async function readSources(
 ): Promise<DocumentSources> {
   const remote = /^https?:\/\//i.test(source);
   const root = remote ? withoutHash(new URL(source)) : resolve(rules.cwd, source);
+  // The credential goes to the base URL's origin only (never to a document elsewhere); the
+  // client sends nothing to another origin, nor follows a redirect there.
+  const credentials =
+    remote && rules.credentials?.origin === new URL(root).origin ? rules.credentials : undefined;
+  const sending: Sending = { credentials, withheld: remote ? rules.credentials : undefined };
   const client = remote
     ? new HttpClient({
         baseUrl: new URL(root).origin,
-        tokens: {},
+        tokens: credentials ? { full: credentials.token } : {},
+        ...(credentials?.placement ? { requests: { placement: credentials.placement } } : {}),
+        secrets: credentials?.secrets ?? [],
         network: rules.network,
         timeoutMs: limits.timeoutMs,
         maxBodyBytes: limits.maxBytes,
@@ -93,7 +116,7 @@ export async function readSources(
       if (files.size >= limits.maxFiles)
         throw new SourceProblem(`${source}: refers to more than ${limits.maxFiles} files`);
       const text = client
-        ? await fetchText(client, target, limits)
+        ? await fetchText(client, target, limits, sending)
         : await readLocal(
             target,
             via ?? shown,
@@ -235,17 +258,41 @@ async function readLocal(file: string, shown: string, noun: string, limits: Fetc
   }
 }
 
+/** Whether a fetch carries the credential, and the one withheld (for the message of a 401/403). */
+interface Sending {
+  credentials?: DocumentCredentials;
+  withheld?: DocumentCredentials;
+}
+
 /** GETs one document URL through the HTTP client; SourceProblem on no answer, a non-2xx or a body over the cap. */
-async function fetchText(client: HttpClient, url: string, limits: FetchLimits): Promise<string> {
-  const exchange = await client.send({ method: 'GET', path: url, auth: 'none', headers: { accept: ACCEPT } });
+async function fetchText(
+  client: HttpClient,
+  url: string,
+  limits: FetchLimits,
+  sending: Sending,
+): Promise<string> {
+  const exchange = await client.send({
+    method: 'GET',
+    path: url,
+    auth: sending.credentials ? 'full' : 'none',
+    headers: { accept: ACCEPT },
+  });
   if (exchange.status === undefined)
     throw new SourceProblem(`cannot fetch ${url}: ${exchange.error?.message ?? 'no answer'}`);
   if (exchange.truncated)
     throw new SourceProblem(`cannot fetch ${url}: larger than ${limits.maxBytes} bytes`);
   if (exchange.status < 200 || exchange.status > 299) {
     const note = exchange.evidence.notes?.find((n) => n.startsWith('redirect'));
+    const refused = exchange.status === 401 || exchange.status === 403;
+    const why = !refused
+      ? ''
+      : sending.credentials
+        ? `: ${sending.credentials.shown} was sent and refused`
+        : sending.withheld
+          ? `: no credentials were sent (${sending.withheld.shown} goes only to the base URL's origin, ${sending.withheld.origin})`
+          : ': no credentials were sent (none configured, or no base URL to send them to: give --base-url or baseUrl)';
     throw new SourceProblem(
-      `cannot fetch ${url}: it answered ${exchange.status}, expected 200${note ? ` (${note})` : ''}`,
+      `cannot fetch ${url}: it answered ${exchange.status}, expected 200${note ? ` (${note})` : ''}${why}`,
     );
   }
   return exchange.text;

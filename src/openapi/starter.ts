@@ -1,19 +1,34 @@
 // A commented starter config (YAML) for `conformance init`, from derived resources or from probing a live API.
 import { Document, isMap, isScalar, isSeq, type Pair, type YAMLMap } from 'yaml';
 import { isObject } from '../core/shapes.js';
-import { DEFAULT_TOKEN_ENV } from './config.js';
+import { authTemplate, DEFAULT_BASIC_ENV, DEFAULT_TOKEN_ENV } from './config.js';
+import type { MissingParam } from './requests.js';
+import type { DerivedSecurity } from './security.js';
 import type { DerivedConfig, DerivedResource, NotProbed } from './import.js';
 
 /** One resource of a starter config, with the comments that explain where its values came from. */
 export interface StarterResource extends Pick<
   DerivedResource,
-  'name' | 'path' | 'idField' | 'operations' | 'sample' | 'replace' | 'update' | 'invalid' | 'idempotencyKey'
+  | 'name'
+  | 'path'
+  | 'item'
+  | 'createdIdFrom'
+  | 'idField'
+  | 'operations'
+  | 'sample'
+  | 'replace'
+  | 'update'
+  | 'invalid'
+  | 'idempotencyKey'
+  | 'headers'
+  | 'query'
+  | 'requests'
 > {
   /** Comment lines above the resource. */
   about: string[];
   /** A comment line above one of its keys. */
   keyComments?: Partial<
-    Record<'operations' | 'idField' | 'sample' | 'replace' | 'update' | 'invalid', string>
+    Record<'item' | 'operations' | 'idField' | 'sample' | 'replace' | 'update' | 'invalid', string>
   >;
 }
 
@@ -28,6 +43,15 @@ export interface Starter {
   /** `openapi:` to write (a path relative to the config, or a URL). */
   openapi?: string;
   idempotencyHeader?: string;
+  /** The `auth` section, values as `${VAR}` placeholders (default: the bearer tokens' variables). */
+  auth?: Record<string, unknown>;
+  /** Comment above `auth` (default: where the bearer tokens come from). */
+  authComment?: string;
+  /** Headers and query parameters of every request. */
+  headers?: Record<string, string>;
+  query?: Record<string, string>;
+  /** Required parameters without a value: written as `${VARIABLE}` placeholders to fill. */
+  placeholders?: MissingParam[];
   resources: StarterResource[];
   notProbed?: NotProbed[];
 }
@@ -35,6 +59,8 @@ export interface Starter {
 const ORDER = [
   'name',
   'path',
+  'item',
+  'createdIdFrom',
   'idField',
   'operations',
   'sample',
@@ -42,6 +68,9 @@ const ORDER = [
   'update',
   'invalid',
   'idempotencyKey',
+  'headers',
+  'query',
+  'requests',
 ];
 
 /** Renders a starter config. Every string value has `${` escaped, so loading it reads back the same data. */
@@ -49,10 +78,13 @@ export function renderStarter(starter: Starter): string {
   const data: Record<string, unknown> = {};
   if (starter.baseUrl !== undefined) data.baseUrl = starter.baseUrl;
   if (starter.openapi !== undefined) data.openapi = escape(starter.openapi);
-  data.auth = {
+  // Placeholders only: a starter never holds a credential.
+  data.auth = starter.auth ?? {
     token: `\${${DEFAULT_TOKEN_ENV.token}}`,
     limitedToken: `\${${DEFAULT_TOKEN_ENV.limitedToken}:-}`,
   };
+  if (starter.headers !== undefined) data.headers = escape(starter.headers);
+  if (starter.query !== undefined) data.query = escape(starter.query);
   if (starter.idempotencyHeader !== undefined) data.idempotency = { header: starter.idempotencyHeader };
   data.resources = starter.resources.map((r) => {
     const entry: Record<string, unknown> = {};
@@ -63,6 +95,7 @@ export function renderStarter(starter: Starter): string {
     }
     return entry;
   });
+  for (const p of starter.placeholders ?? []) placeholder(data, p);
 
   const doc = new Document(data);
   const header = starter.schema
@@ -84,11 +117,13 @@ export function renderStarter(starter: Starter): string {
     pairOf(root, 'openapi'),
     'Item schemas (DOC-SCHEMA), and resources not listed below, come from this document.',
   );
-  commentOn(
-    pairOf(root, 'auth'),
-    `Tokens come from the environment: ${DEFAULT_TOKEN_ENV.token} (full access, sent as "Authorization: Bearer ...")\n` +
-      `and, optionally, ${DEFAULT_TOKEN_ENV.limitedToken} (valid but lacks some permissions: enables the 403 probes).`,
-  );
+  commentOn(pairOf(root, 'auth'), starter.authComment ?? tokenComment('"Authorization: Bearer ..."'));
+  const topMissing = (starter.placeholders ?? []).filter((p) => p.resource === undefined);
+  for (const map of ['headers', 'query'] as const)
+    commentOn(
+      pairOf(root, map),
+      missingComment(topMissing.filter((p) => (p.in === 'header') === (map === 'headers'))),
+    );
   const list = pairOf(root, 'resources')?.value;
   if (isSeq(list)) {
     list.items.forEach((node, index) => {
@@ -114,6 +149,59 @@ export function renderStarter(starter: Starter): string {
     ].join('\n');
   }
   return doc.toString({ lineWidth: 110 });
+}
+
+/** Where the tokens come from, for the comment above `auth`. */
+function tokenComment(sentAs: string): string {
+  return (
+    `Tokens come from the environment: ${DEFAULT_TOKEN_ENV.token} (full access, sent as ${sentAs})\n` +
+    `and, optionally, ${DEFAULT_TOKEN_ENV.limitedToken} (valid but lacks some permissions: enables the 403 probes).`
+  );
+}
+
+/** The comment above `auth` for the document's security scheme. */
+function authComment(security: DerivedSecurity): string {
+  const from = security.scheme ? `\nFrom the document's security scheme "${security.scheme}".` : '';
+  const p = security.placement;
+  if (p.basic) {
+    const { username, password } = DEFAULT_BASIC_ENV.basic;
+    return (
+      `HTTP Basic credentials come from the environment: ${username} and ${password} (full access).\n` +
+      `For the 403 probes add limitedBasic with a user that lacks some permissions.${from}`
+    );
+  }
+  const sentAs = p.query
+    ? `the query parameter ${p.query}`
+    : p.cookie
+      ? `the cookie ${p.cookie}`
+      : `"${p.header ?? 'Authorization'}: ${p.prefix ?? (p.header ? '' : 'Bearer')}${p.prefix || !p.header ? ' ' : ''}..."`;
+  return `${tokenComment(sentAs)}${from}`;
+}
+
+/** Comment lines for required parameters written as placeholders. */
+function missingComment(missing: MissingParam[]): string | undefined {
+  if (missing.length === 0) return undefined;
+  return missing
+    .map(
+      (p) =>
+        `${p.name} is required by the document, which gives no value for it: set ${p.variable} or write the value here.`,
+    )
+    .join('\n');
+}
+
+/** Writes `${VARIABLE}` (unescaped: it is meant to be read from the environment) where a required parameter goes. */
+function placeholder(data: Record<string, unknown>, p: MissingParam): void {
+  let node: Record<string, unknown> | undefined = data;
+  if (p.resource !== undefined) {
+    const list = Array.isArray(data.resources) ? (data.resources as Array<Record<string, unknown>>) : [];
+    node = list.find((r) => r.name === p.resource);
+  }
+  for (const key of p.key.split('.')) {
+    if (!node) return;
+    node[key] ??= {};
+    node = node[key] as Record<string, unknown>;
+  }
+  if (node) node[p.name] = `\${${p.variable}}`;
 }
 
 /** `${` in every string of a JSON value written as `$${`, which config loading reads back as `${`. */
@@ -152,9 +240,16 @@ export function starterFromDerived(
       : `baseUrl: https://... ${'problem' in derived.baseUrl ? `(${derived.baseUrl.problem})` : ''}`,
     openapi: options.openapi,
     ...(derived.idempotencyHeader ? { idempotencyHeader: derived.idempotencyHeader } : {}),
+    auth: authTemplate(derived.security),
+    authComment: authComment(derived.security),
+    ...(derived.headers ? { headers: derived.headers } : {}),
+    ...(derived.query ? { query: derived.query } : {}),
+    ...(derived.missing.length > 0 ? { placeholders: derived.missing } : {}),
     resources: derived.resources.map((r) => ({
       name: r.name,
       path: r.path,
+      ...(r.item ? { item: r.item } : {}),
+      ...(r.createdIdFrom ? { createdIdFrom: r.createdIdFrom } : {}),
       ...(r.idField ? { idField: r.idField } : {}),
       operations: r.operations,
       ...(r.sample ? { sample: r.sample } : {}),
@@ -162,8 +257,27 @@ export function starterFromDerived(
       ...(r.update ? { update: r.update } : {}),
       ...(r.invalid && r.invalid.length > 0 ? { invalid: r.invalid } : {}),
       ...(r.idempotencyKey ? { idempotencyKey: true } : {}),
-      about: [`${r.name}: ${r.path} and ${r.itemPath}`, ...r.notes.map((n) => `note: ${n}`)],
+      ...(r.headers ? { headers: r.headers } : {}),
+      ...(r.query ? { query: r.query } : {}),
+      ...(r.requests ? { requests: r.requests } : {}),
+      about: [
+        `${r.name}: ${r.path} and ${r.itemPath}`,
+        ...r.notes.map((n) => `note: ${n}`),
+        ...derived.missing
+          .filter((p) => p.resource === r.name)
+          .map(
+            (p) =>
+              `${p.key}.${p.name} is required by the document, which gives no value for it: set ${p.variable} or write the value there.`,
+          ),
+      ],
       keyComments: {
+        ...(r.item
+          ? {
+              item: r.item.includes('?')
+                ? 'Items are addressed by the query filter the document declares.'
+                : 'The item URL as the document declares it (its trailing slash kept).',
+            }
+          : {}),
         ...(r.origin.sample ? { sample: `Valid POST body: ${origin[r.origin.sample]}.` } : {}),
         ...(r.origin.replace ? { replace: `Valid PUT body: ${origin[r.origin.replace]}.` } : {}),
         ...(r.origin.update ? { update: `Valid PATCH body: ${origin[r.origin.update]}.` } : {}),

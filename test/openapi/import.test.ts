@@ -71,7 +71,11 @@ describe('resources from collection/item path pairs', () => {
         reason: 'nested under a path parameter: the audit cannot choose a parent id',
       },
       { path: '/reports/{name}.csv', reason: 'a path parameter mixed with text in one segment' },
-      { path: '/search', reason: 'no item path (/search/{id}) beside it: not a collection of items' },
+      {
+        path: '/search',
+        reason:
+          "no item path (/search/{id}) beside it, and no query parameter naming an item's id: not a collection of items",
+      },
       { path: '/', reason: 'the root path: not a collection' },
     ]);
   });
@@ -333,7 +337,7 @@ describe('base URL and security', () => {
     });
   });
 
-  it('bearer, OAuth 2 and an API key in Authorization are bearer; basic and other API keys are named as unsupported', async () => {
+  it('bearer, OAuth 2 and an API key in Authorization are bearer; basic and other API keys are their own kinds', async () => {
     const withScheme = (scheme: Json) =>
       derive({ security: [{ s: [] }], components: { securitySchemes: { s: scheme } }, paths: {} });
     expect((await withScheme({ type: 'http', scheme: 'Bearer' })).security.kind).toBe('bearer');
@@ -343,10 +347,11 @@ describe('base URL and security', () => {
     expect((await deriveFile(fixture('with-examples.yaml'))).security.kind).toBe('bearer');
     expect((await derive({ paths: {} })).security.kind).toBe('none');
     const apiKey = await withScheme({ type: 'apiKey', in: 'header', name: 'X-API-Key' });
-    expect(apiKey.security.kind).toBe('unsupported');
-    expect(apiKey.notes[0]).toMatch(
-      /^security scheme "s" \(API key in header "X-API-Key"\) is not supported/,
-    );
-    expect((await withScheme({ type: 'http', scheme: 'basic' })).notes[0]).toContain('(HTTP basic)');
+    expect(apiKey.security).toMatchObject({ kind: 'apiKey', placement: { header: 'X-API-Key' } });
+    expect(apiKey.notes).toEqual([]);
+    expect((await withScheme({ type: 'http', scheme: 'basic' })).security).toMatchObject({
+      kind: 'basic',
+      placement: { basic: true },
+    });
   });
 });

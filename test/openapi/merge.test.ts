@@ -81,7 +81,7 @@ describe('no config file: --openapi alone', () => {
     const error = await errorOf(loadConfig({ cwd: dir, openapi: file, env: {} }));
     expect(error).toBeInstanceOf(ConfigError);
     expect(error.problems).toContain(
-      `${file}: no resource to audit: the document has no collection/item path pair such as /things and /things/{id} (its paths: /health)`,
+      `${file}: no resource to audit: the document has no collection/item path pair such as /things and /things/{id}, and no collection whose GET declares a query parameter naming an item's id (/things?id=eq.{id}) (its paths: /health)`,
     );
   });
 });

@@ -90,7 +90,7 @@ describe('conformance run --openapi <file> --base-url <url>, with only tokens in
     }
   });
 
-  it('says before the run that a non-bearer security scheme is not supported', async () => {
+  it("sends the token where the document's API-key scheme says (X-API-Key), redacted", async () => {
     const dir = await tempFolder();
     const file = join(dir, 'api-key.yaml');
     const text = readFileSync(fixture('widgets-31.yaml'), 'utf8').replace(
@@ -98,25 +98,25 @@ describe('conformance run --openapi <file> --base-url <url>, with only tokens in
       'bearer: { type: apiKey, in: header, name: X-API-Key }',
     );
     await writeFile(file, text);
-    const server = await startExampleFixture();
+    const seen: Array<Record<string, string | string[] | undefined>> = [];
+    const server = await startRawFixture((req, res) => {
+      seen.push(req.headers);
+      const ok = req.headers['x-api-key'] === 'fixture-full-token';
+      res.writeHead(ok ? 200 : 401, { 'content-type': 'application/json' });
+      res.end(ok ? '[]' : '{"error":"no key"}');
+    });
     try {
+      const out = await tempFolder();
       const r = await cli(
-        [
-          'run',
-          '--openapi',
-          file,
-          '--base-url',
-          server.baseUrl,
-          '--out',
-          await tempFolder(),
-          '--only',
-          'MTH-READ',
-        ],
+        ['run', '--openapi', file, '--base-url', server.baseUrl, '--out', out, '--only', 'MTH-READ'],
         tokenEnv(server),
       );
-      expect(r.stderr).toContain(
-        `conformance: note: ${file}: security scheme "bearer" (API key in header "X-API-Key") is not supported: the audit authenticates with "Authorization: Bearer <token>" only`,
-      );
+      expect(r.stderr).not.toContain('not supported');
+      expect(r.stderr).not.toContain('refused');
+      expect(seen.length).toBeGreaterThan(0);
+      // Every request the run sent with credentials carried the key in X-API-Key, none as Bearer.
+      expect(seen.some((h) => h['x-api-key'] === 'fixture-full-token')).toBe(true);
+      expect(seen.filter((h) => h.authorization !== undefined)).toEqual([]);
     } finally {
       await server.close();
     }
