@@ -12,6 +12,7 @@ import { dotSegmentProblem } from '../core/dot-segments.js';
 import { resolveItemSchema } from './item-schema.js';
 import { pathKey, type Problem, type Segment } from './problems.js';
 import { didYouMean } from './suggest.js';
+import { checkShapes } from './shapes.js';
 import { waiverExpiresAt } from './waivers.js';
 
 /** The config as written (after interpolation), once it has passed config/schema.json. */
@@ -49,6 +50,10 @@ export interface RawConfig {
     schema?: string | Record<string, unknown>;
     forbidden?: Operation[];
     idempotencyKey?: boolean;
+    item?: string;
+    createdIdFrom?: string;
+    parent?: string;
+    parentId?: string;
   }>;
 }
 
@@ -149,13 +154,17 @@ export function buildConfig(
     if (dots !== undefined) problem(['resources', index, 'path'], dots);
     const out: ResourceConfig = {
       name: resource.name,
-      path: resource.path.length > 1 ? resource.path.replace(/\/+$/, '') || '/' : resource.path,
+      // A declared trailing slash is kept exactly: some frameworks answer only with it (or redirect).
+      path: resource.path,
       idField: resource.idField ?? 'id',
       operations: resource.operations ?? [...OPERATIONS],
       invalid: resource.invalid ?? [],
       forbidden: resource.forbidden ?? [],
       idempotencyKey: resource.idempotencyKey ?? false,
     };
+    for (const key of ['item', 'createdIdFrom', 'parent', 'parentId'] as const) {
+      if (resource[key] !== undefined) out[key] = resource[key];
+    }
     if (resource.sample !== undefined) out.sample = resource.sample;
     const replace = resource.replace ?? resource.sample;
     if (replace !== undefined) out.replace = replace;
@@ -167,6 +176,8 @@ export function buildConfig(
     }
     return out;
   });
+
+  checkShapes(resources, problem);
 
   const webhooks = raw.webhooks === undefined ? undefined : buildWebhooks(raw.webhooks, names, problem);
 

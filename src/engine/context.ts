@@ -24,6 +24,7 @@ import type {
   WebhookReceiverConfig,
 } from '../core/types.js';
 import { idOf, listIds, unwrapItem, unwrapList } from '../core/shapes.js';
+import { byQuery, itemTemplate } from '../core/addressing.js';
 import type { HttpClient } from '../http/client.js';
 import { curlLine } from '../http/curl.js';
 import type { Ledger } from './ledger.js';
@@ -98,6 +99,7 @@ export class TaskContext implements CheckContext {
   ): Promise<Exchange> {
     this.guard(options);
     const custody = this.deps.custody;
+    this.refuseBareWrite(options);
     if (options.method.toUpperCase() === 'POST') {
       const target = custody.targetOf(this.deps.client.resolve(options.path));
       if (target && target.id === undefined) await custody.prime(target.r, this.deps.client);
@@ -106,6 +108,21 @@ export class TaskContext implements CheckContext {
     const exchange = await sender(options);
     await custody.settle(exchange, options, point, this.deps.client);
     return this.settle(exchange, options);
+  }
+
+  /**
+   * A PUT, PATCH or DELETE to the bare collection URL of a resource whose items are addressed by a
+   * query filter would act on every item (PostgREST's `DELETE /widgets` empties the table): never sent.
+   */
+  private refuseBareWrite(options: SendOptions): void {
+    const method = options.method.toUpperCase();
+    if (!['PUT', 'PATCH', 'DELETE'].includes(method)) return;
+    const target = this.deps.custody.targetOf(this.deps.client.resolve(options.path));
+    if (target && target.id === undefined && byQuery(itemTemplate(target.r))) {
+      this.skip(
+        `not sent: ${method} ${options.path} names no item of ${target.r.name} (its items are ${itemTemplate(target.r)}) and could act on all of them`,
+      );
+    }
   }
 
   creation(exchange: Exchange): Adoption | undefined {
@@ -224,11 +241,8 @@ export class TaskContext implements CheckContext {
 
   async unknownId(resource?: ResourceConfig): Promise<string> {
     const r = resource ?? this.requireResource();
-    let sample = this.deps.ledger
-      .pending()
-      .find((e) => e.resource === r.name)
-      ?.path.split('/')
-      .pop();
+    const mine = this.deps.ledger.pending().find((e) => e.resource === r.name);
+    let sample = mine && this.deps.custody.targetOf(this.deps.client.resolve(mine.path))?.id;
     if (sample === undefined && r.operations.includes('list')) {
       const list = await this.send({ method: 'GET', path: r.path });
       sample = unwrapList(list.json, r.name)
@@ -236,7 +250,7 @@ export class TaskContext implements CheckContext {
         .find((id) => id !== undefined);
     }
     for (let attempt = 0; attempt < 3; attempt++) {
-      const id = neverIssuedId(sample ? decodeURIComponent(sample) : undefined);
+      const id = neverIssuedId(sample);
       const probe = await this.send({ method: 'GET', path: this.itemPath(id, r) });
       // Only an answer that really carries this id proves the id is taken; a 200 without it is the service's bug.
       if (probe.status !== 200 || idOf(unwrapItem(probe.json, r.idField), r.idField) !== id) return id;

@@ -8,6 +8,16 @@ import type { Ledger } from './ledger.js';
 import { SeenIds } from './seen-ids.js';
 import { compareWritten, shownFor } from '../core/written.js';
 import { readCollection } from './collection-read.js';
+import {
+  addressable,
+  basePathOf,
+  ID,
+  itemTemplate,
+  itemUrl,
+  matchTemplate,
+  targetIn,
+} from '../core/addressing.js';
+import { pointerGet } from '../core/pointer.js';
 
 /** A create the service may have acted on without naming a new item (lost answer, refused, no id). */
 export interface Unaccounted {
@@ -24,14 +34,11 @@ export interface Unaccounted {
 /** Unaccounted creates kept per resource (more are counted, not kept). */
 const MAX_UNACCOUNTED = 50;
 
-/** Whether an id can be sent as one path segment: "." and ".." (also between "/" or "\") cannot. */
-export function addressable(id: string): boolean {
-  return id !== '' && !id.split(/[/\\]/).some((segment) => segment === '.' || segment === '..');
-}
+export { addressable };
 
-/** The path of an item: its id percent-encoded as one segment; undefined for an id no URL can address. */
+/** The URL of an item (path and query): its template filled with the id; undefined for an id no URL can address. */
 export function itemPathOf(r: ResourceConfig, id: string): string | undefined {
-  return addressable(id) ? `${r.path}/${encodeURIComponent(id)}` : undefined;
+  return itemUrl(r, id);
 }
 
 /**
@@ -51,30 +58,25 @@ export class Custody {
     private readonly config: AuditConfig,
     private readonly ledger: Ledger,
   ) {
-    this.basePath = new URL(config.baseUrl).pathname.replace(/\/+$/, '');
+    this.basePath = basePathOf(config.baseUrl);
+    this.resources = [...config.resources];
   }
 
-  /** The resource a URL names: its collection, or one of its items (with the id, decoded). */
+  /** The resources as the run addresses them (a nested one bound to its parent: see `bind`). */
+  private resources: ResourceConfig[];
+
+  /** Replaces a resource by its bound form (a nested resource's templates filled with its parent's ids). */
+  bind(bound: ResourceConfig): void {
+    this.resources = this.resources.map((r) => (r.name === bound.name ? bound : r));
+  }
+
+  /**
+   * The resource a URL names: one of its items (with the id, decoded), or its collection. An item
+   * addressed by a query filter is told from its collection by the filter; otherwise a collection
+   * path wins over an item of a shorter one (`/a/b`: the collection b, not the item b of /a).
+   */
   targetOf(url: string): { r: ResourceConfig; id?: string } | undefined {
-    let path: string;
-    try {
-      path = new URL(url).pathname;
-    } catch {
-      return undefined;
-    }
-    if (!path.startsWith(`${this.basePath}/`)) return undefined;
-    const relative = path.slice(this.basePath.length).replace(/\/$/, '');
-    const bare = (r: ResourceConfig): string => r.path.replace(/\/+$/, '');
-    const collection = this.config.resources.find((r) => bare(r) === relative);
-    if (collection) return { r: collection };
-    const cut = relative.lastIndexOf('/');
-    const r = this.config.resources.find((res) => bare(res) === relative.slice(0, cut));
-    if (!r) return undefined;
-    try {
-      return { r, id: decodeURIComponent(relative.slice(cut + 1)) };
-    } catch {
-      return undefined;
-    }
+    return targetIn(this.resources, this.basePath, url);
   }
 
   /** Every exchange: the ids a successful read shows join the registry (the audit's own items aside). */
@@ -248,17 +250,30 @@ export class Custody {
 }
 
 /**
- * The ids a create's answer names: its id field, and its Location when that is on the audit's
- * origin and is the collection's URL plus one segment. A Location on another origin names nothing.
+ * The ids a create's answer names: from its body (`createdIdFrom` as a JSON pointer, else the id
+ * field, bare, enveloped or in a one-element array), and from its Location when that is on the
+ * audit's origin and a URL of the item template (its path or its query names the id). With
+ * `createdIdFrom: location` only the Location counts. A Location on another origin names nothing.
  */
 function namedIds(
   x: Exchange,
   r: ResourceConfig,
   basePath: string,
 ): { body?: string; location?: string; note?: string } {
-  const body = idOf(unwrapItem(x.json, r.idField), r.idField);
+  const from = r.createdIdFrom;
+  const pointed = from?.startsWith('/') ? scalarId(pointerGet(x.json, from)) : undefined;
+  const body =
+    from === 'location'
+      ? undefined
+      : from?.startsWith('/')
+        ? pointed
+        : idOf(unwrapItem(x.json, r.idField), r.idField);
+  const bodyNote =
+    from?.startsWith('/') && pointed === undefined
+      ? `createdIdFrom ${from} matches no id in its body`
+      : undefined;
   const header = x.headers.location;
-  if (!header) return { body };
+  if (!header) return { body, ...(bodyNote ? { note: bodyNote } : {}) };
   let target: URL;
   try {
     target = new URL(header, x.url);
@@ -268,16 +283,22 @@ function namedIds(
   if (target.origin !== new URL(x.url).origin) {
     return { body, note: `its Location is on another origin (${target.origin}), which names nothing here` };
   }
-  const collection = `${basePath}${r.path.replace(/\/+$/, '')}/`;
-  const rest = target.pathname.replace(/\/$/, '');
-  if (!rest.startsWith(collection) || rest.slice(collection.length).includes('/')) {
-    return { body, note: `its Location ${target.pathname} is not an item URL of ${r.name}` };
-  }
-  try {
-    return { body, location: decodeURIComponent(rest.slice(collection.length)) };
-  } catch {
-    return { body, note: `its Location ${target.pathname} does not decode` };
-  }
+  const shown = target.pathname + target.search;
+  const relative = target.pathname.startsWith(`${basePath}/`)
+    ? target.pathname.slice(basePath.length)
+    : undefined;
+  const id =
+    relative === undefined ? undefined : matchTemplate(itemTemplate(r), relative, target.searchParams)?.[ID];
+  if (id === undefined)
+    return { body, note: `its Location ${shown} is not an item URL of ${r.name} (${itemTemplate(r)})` };
+  return { body, location: id };
+}
+
+/** An id read by a JSON pointer: a non-empty string or a finite number, as a string. */
+function scalarId(value: unknown): string | undefined {
+  if (typeof value === 'string' && value.length > 0) return value;
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  return undefined;
 }
 
 /** The JSON a request carried: `json`, else the raw body when it parses. */

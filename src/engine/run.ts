@@ -189,7 +189,7 @@ async function credentialsAccepted(
   client: HttpClient,
   config: AuditConfig,
 ): Promise<{ status?: number } | undefined> {
-  const collection = config.resources.find((r) => r.operations.includes('list'));
+  const collection = config.resources.find((r) => r.operations.includes('list') && !nested(r));
   const token = config.auth.token;
   if (!collection || !token) return undefined;
   let probe = await client.send({ method: 'GET', path: collection.path });
@@ -222,7 +222,9 @@ async function collectionsFound(
   first: { status?: number } | undefined,
 ): Promise<void> {
   const paths = [
-    ...new Set(config.resources.filter((r) => r.operations.includes('list')).map((r) => r.path)),
+    ...new Set(
+      config.resources.filter((r) => r.operations.includes('list') && !nested(r)).map((r) => r.path),
+    ),
   ];
   if (paths.length === 0) return;
   for (const [index, path] of paths.entries()) {
@@ -240,6 +242,11 @@ async function collectionsFound(
     'E_CONFIG',
     `every collection answered 404 at ${client.redactor.text(client.baseUrl)}: is the base URL missing a prefix such as /v1? (GET ${tried}${anonymous}; pass --force to audit anyway)`,
   );
+}
+
+/** A resource under a parent: its path names the parent's id, so the preflight cannot read it. */
+function nested(r: AuditConfig['resources'][number]): boolean {
+  return r.parent !== undefined || r.path.includes('{');
 }
 
 /** A result with every secret removed from its message and problems (checks may quote what the service said). */

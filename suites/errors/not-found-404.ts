@@ -49,7 +49,8 @@ export default defineCheck({
   },
 });
 
-/** A sibling collection path that no service declares: /widgets -> /widgetsnonexistent4821 */
+/** A sibling collection path that no service declares: /widgets -> /widgetsnonexistent4821 (/widgets/ -> /widgetsnonexistent4821/). */
 function unknownCollection(path: string): string {
-  return `${path}nonexistent${Math.floor(Math.random() * 9000) + 1000}`;
+  const slash = /\/+$/.exec(path)?.[0] ?? '';
+  return `${path.slice(0, path.length - slash.length)}nonexistent${Math.floor(Math.random() * 9000) + 1000}${slash}`;
 }

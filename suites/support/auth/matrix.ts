@@ -123,7 +123,7 @@ export async function runMatrix(ctx: ResourceCheckContext, options: MatrixOption
     // The known item is gone: the remaining known-id probes need another one.
     const more = writes.slice(i + 1).some((p) => p.probe.target === 'known');
     const item = after.items[0]?.read;
-    if (more && paths.known && item && existence(item, r.idField) !== 'exists') {
+    if (more && paths.known && item && existence(item, r) !== 'exists') {
       paths.known = (await ctx.create()).path;
       baseline = await ctx.state.read(watch());
     }
