@@ -35,6 +35,12 @@ export interface SendOptions {
   timeoutMs?: number;
   /** 'fresh' opens a new connection for this request instead of the shared keep-alive pool. */
   connection?: 'shared' | 'fresh';
+  /**
+   * A POST that makes an item on a service that accepts it (beside valid payloads sent as `json`,
+   * which count anyway): queued behind the resource's first create, and not sent (the check is
+   * skipped) once creates there name no id.
+   */
+  creates?: boolean;
 }
 
 /** A sender bound to one keep-alive connection of its own (see `CheckContext.pinConnection`). */

@@ -72,6 +72,12 @@ export interface CheckContext {
    * Undefined for any other exchange, and for a create that got no complete answer.
    */
   creation(exchange: Exchange): Adoption | undefined;
+  /**
+   * The create whose 2xx answer named no id the audit could find, when one did in the resource
+   * (default the resource under test): from then on the audit creates nothing more there (`create`
+   * and `canCreate` say so), and checks that need no item of their own still run.
+   */
+  unnamedCreate(resource?: ResourceConfig): { reason: string; exchange: Exchange } | undefined;
   /** An id that was never issued, shaped like the resource's ids and proven absent by a GET. */
   unknownId(resource?: ResourceConfig): Promise<string>;
   /** Tells the ledger the audit itself removed this item (so cleanup does not retry it). */

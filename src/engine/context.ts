@@ -23,7 +23,7 @@ import type {
   Secret,
   WebhookReceiverConfig,
 } from '../core/types.js';
-import { idOf, listIds, unwrapItem, unwrapList } from '../core/shapes.js';
+import { deepEqual, idOf, listIds, unwrapItem, unwrapList } from '../core/shapes.js';
 import { byQuery, itemTemplate } from '../core/addressing.js';
 import type { HttpClient } from '../http/client.js';
 import { curlLine } from '../http/curl.js';
@@ -102,8 +102,43 @@ export class TaskContext implements CheckContext {
     this.refuseBareWrite(options);
     if (options.method.toUpperCase() === 'POST') {
       const target = custody.targetOf(this.deps.client.resolve(options.path));
-      if (target && target.id === undefined) await custody.prime(target.r, this.deps.client);
+      if (target && target.id === undefined) {
+        await custody.prime(target.r, this.deps.client);
+        if (this.createsItem(target.r, options)) {
+          const r = target.r;
+          return custody.createInTurn(r.name, () => {
+            const blocked = custody.noIdReason(r.name);
+            if (blocked) this.skip(noMoreCreates(r, blocked));
+            return this.sendOne(options, sender);
+          });
+        }
+      }
     }
+    return this.sendOne(options, sender);
+  }
+
+  /**
+   * Whether a POST would make an item on a service that works: a valid payload (the sample or the
+   * replacement) as JSON with the full token. Malformed and refused probes are not creates.
+   */
+  private createsItem(r: ResourceConfig, options: SendOptions): boolean {
+    const full = options.auth === undefined || options.auth === 'full';
+    const json = options.json;
+    if (options.creates === true) return true;
+    return (
+      full &&
+      options.contentType === undefined &&
+      json !== undefined &&
+      (this.deps.custody.isPayload(json) || deepEqual(json, r.sample) || deepEqual(json, r.replace))
+    );
+  }
+
+  /** Sends one request and hands its answer to custody before the check sees it. */
+  private async sendOne(
+    options: SendOptions,
+    sender: (options: SendOptions) => Promise<Exchange>,
+  ): Promise<Exchange> {
+    const custody = this.deps.custody;
     const point = custody.seen.mark();
     const exchange = await sender(options);
     await custody.settle(exchange, options, point, this.deps.client);
@@ -205,6 +240,8 @@ export class TaskContext implements CheckContext {
       return `${r.name} does not declare the create operation, so the audit cannot make test data`;
     if (body === undefined) return `${r.name} has no sample payload to create test data with`;
     if (this.readOnly) return '--read-only: this check needs to create test data';
+    const noId = this.deps.custody.noIdReason(r.name);
+    if (noId !== undefined) return noMoreCreates(r, noId);
     return undefined;
   }
 
@@ -237,6 +274,10 @@ export class TaskContext implements CheckContext {
       );
     }
     return adoption.created;
+  }
+
+  unnamedCreate(resource?: ResourceConfig): { reason: string; exchange: Exchange } | undefined {
+    return this.deps.custody.unnamedCreate((resource ?? this.requireResource()).name);
   }
 
   async unknownId(resource?: ResourceConfig): Promise<string> {
@@ -359,6 +400,11 @@ export class ResourceTaskContext extends TaskContext implements ResourceCheckCon
     super(deps, check, resource);
     this.state = new StateReader(resource, deps.config, check.rules, (o) => this.send(o));
   }
+}
+
+/** Why no more items are created in a resource whose creates name no id (see Custody.noIdReason). */
+function noMoreCreates(r: ResourceConfig, why: string): string {
+  return `the audit creates nothing more in ${r.name}: ${why} (set createdIdFrom to a JSON pointer or location; create-answers-201 reports it)`;
 }
 
 /** The path and query of a URL (the URL itself when it does not parse). */

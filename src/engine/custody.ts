@@ -53,6 +53,11 @@ export class Custody {
   private readonly unaccounted = new Map<string, Unaccounted[]>();
   private readonly overflow = new Map<string, number>();
   private readonly primed = new Map<string, Promise<void>>();
+  /** Per resource: why the audit cannot name what it creates there (set by the first create that named no id). */
+  private readonly noIds = new Map<string, { reason: string; exchange: Exchange }>();
+  /** Resources where a create was adopted: their creates need no more queueing. */
+  private readonly named = new Set<string>();
+  private readonly queues = new Map<string, Promise<unknown>>();
 
   constructor(
     private readonly config: AuditConfig,
@@ -77,6 +82,47 @@ export class Custody {
    */
   targetOf(url: string): { r: ResourceConfig; id?: string } | undefined {
     return targetIn(this.resources, this.basePath, url);
+  }
+
+  /** Payloads rendered from the config's templates (`{{unique}}`, `{{id}}`): valid bodies, as the sample is. */
+  private readonly payloads = new WeakSet<object>();
+
+  /** Remembers a payload rendered from a template (see `isPayload`). */
+  notePayload(body: unknown): void {
+    if (typeof body === 'object' && body !== null) this.payloads.add(body);
+  }
+
+  /** True for a body rendered from one of the config's payloads (a create of a valid item). */
+  isPayload(body: unknown): boolean {
+    return typeof body === 'object' && body !== null && this.payloads.has(body);
+  }
+
+  /**
+   * Why creates in the resource are no longer sent: the first create answered 2xx and named no id
+   * the audit could find, so any further one would leave another item it cannot name.
+   */
+  noIdReason(name: string): string | undefined {
+    return this.noIds.get(name)?.reason;
+  }
+
+  /** The create that named no id in the resource, with why (see `noIdReason`). */
+  unnamedCreate(name: string): { reason: string; exchange: Exchange } | undefined {
+    return this.noIds.get(name);
+  }
+
+  /**
+   * Runs a create of a valid payload. Until one create in the resource has been adopted they run
+   * one at a time, so that when the first names no id no second one is already on its way (at
+   * most one item is left behind per resource).
+   */
+  createInTurn<T>(name: string, create: () => Promise<T>): Promise<T> {
+    if (this.named.has(name)) return create();
+    const run = (this.queues.get(name) ?? Promise.resolve()).then(create);
+    this.queues.set(
+      name,
+      run.catch(() => undefined),
+    );
+    return run;
   }
 
   /** Every exchange: the ids a successful read shows join the registry (the audit's own items aside). */
@@ -177,6 +223,7 @@ export class Custody {
       const reason = `${answered(x)} but named no id${named.note ? ` (${named.note})` : ''}: the audit cannot delete it`;
       this.adoptions.set(x, { kind: 'no-id', reason });
       this.remember(r, { kind: 'no-id', point, body, url: x.url, reason });
+      if (!this.named.has(r.name) && !this.noIds.has(r.name)) this.noIds.set(r.name, { reason, exchange: x });
       return;
     }
     if (!addressable(id)) {
@@ -213,6 +260,7 @@ export class Custody {
     this.ledger.add(r.name, created.path, body);
     this.noteAnswer(created.path, body, x, r);
     this.seen.forget(r.name, id);
+    this.named.add(r.name);
     this.adoptions.set(x, { kind: 'new', created });
   }
 

@@ -6,8 +6,8 @@ import { startRawFixture, type FixtureServer } from './fixture-server.js';
 export interface ShapesApiOptions {
   /** `path`: /v1/widgets/7; `slash`: /v1/widgets/ and /v1/widgets/7/ only (301 without); `filter`: /v1/widgets?id=eq.7 answering [item]. */
   addressing?: 'path' | 'slash' | 'filter';
-  /** What a create answers: the item, a one-element array, {data: item}, or only a Location (path or query). */
-  createAnswer?: 'item' | 'array' | 'envelope' | 'location' | 'nothing';
+  /** What a create answers: the item, a one-element array, {data: item}, only a Location (path or query), {meta: {newId}} without Location, or {ok: true} alone. */
+  createAnswer?: 'item' | 'array' | 'envelope' | 'location' | 'meta' | 'nothing';
   /** Ids that need percent-encoding ("w 1/ä") instead of integers. */
   textIds?: boolean;
   /** Widgets carry a unique `email` (a second create of the same value answers 409). */
@@ -148,6 +148,7 @@ export async function startShapesApi(options: ShapesApiOptions = {}): Promise<Sh
       const location = { location: itemUrl(made) };
       if (answer === 'location') return send(201, undefined, location);
       if (answer === 'nothing') return send(201, { ok: true });
+      if (answer === 'meta') return send(201, { meta: { newId: made.id } });
       if (answer === 'array') return send(201, [made], location);
       if (answer === 'envelope') return send(201, { data: made }, location);
       return send(201, shown(made), location);
