@@ -78,6 +78,14 @@ export interface CheckContext {
    * and `canCreate` say so), and checks that need no item of their own still run.
    */
   unnamedCreate(resource?: ResourceConfig): { reason: string; exchange: Exchange } | undefined;
+  /**
+   * Proves the resource's item URL shape is served before a check judges an unknown id there: a
+   * known item (one the audit created, else the first listed, else one it creates when it may)
+   * must answer 2xx, not an error object, at the item template. Undefined when proven; otherwise
+   * why not ("the item URL /widgets/{id} is not served: a known item answered 404 (GET …)"), for
+   * the check to skip with. Proven once per resource and run.
+   */
+  itemUrlServed(resource?: ResourceConfig): Promise<string | undefined>;
   /** An id that was never issued, shaped like the resource's ids and proven absent by a GET. */
   unknownId(resource?: ResourceConfig): Promise<string>;
   /** Tells the ledger the audit itself removed this item (so cleanup does not retry it). */

@@ -25,6 +25,8 @@ import type {
 } from '../core/types.js';
 import { deepEqual, idOf, listIds, unwrapItem, unwrapList } from '../core/shapes.js';
 import { byQuery, itemTemplate } from '../core/addressing.js';
+import { existence } from '../core/error-body.js';
+import { requestLine, statusText } from '../core/verdicts.js';
 import type { HttpClient } from '../http/client.js';
 import { curlLine } from '../http/curl.js';
 import type { Ledger } from './ledger.js';
@@ -278,6 +280,40 @@ export class TaskContext implements CheckContext {
 
   unnamedCreate(resource?: ResourceConfig): { reason: string; exchange: Exchange } | undefined {
     return this.deps.custody.unnamedCreate((resource ?? this.requireResource()).name);
+  }
+
+  itemUrlServed(resource?: ResourceConfig): Promise<string | undefined> {
+    const r = resource ?? this.requireResource();
+    return this.shared(`item-url-served:${r.name}`, async () => {
+      try {
+        return await this.itemUrlProblem(r);
+      } catch (err) {
+        if (err instanceof SkipSignal)
+          return `could not prove the item URL ${itemTemplate(r)} is served: ${err.reason}`;
+        throw err;
+      }
+    });
+  }
+
+  /** See `itemUrlServed`: one GET of a known item at the item template. */
+  private async itemUrlProblem(r: ResourceConfig): Promise<string | undefined> {
+    const template = itemTemplate(r);
+    if (!r.operations.includes('read')) {
+      return `could not prove the item URL ${template} is served: ${r.name} declares no read operation`;
+    }
+    let path = this.deps.ledger.pending().find((e) => e.resource === r.name)?.path;
+    if (path === undefined && r.operations.includes('list')) {
+      const list = await this.send({ method: 'GET', path: r.path });
+      const id = list.status === 200 ? listIds(list.json, r.idField, r.name)?.[0] : undefined;
+      if (id !== undefined) path = itemPathOf(r, id);
+    }
+    if (path === undefined && this.canCreate(r)) path = (await this.create({ resource: r })).path;
+    if (path === undefined) {
+      return `could not prove the item URL ${template} is served: no known ${r.name} item to read (none listed, and the audit cannot create one)`;
+    }
+    const read = await this.send({ method: 'GET', path });
+    if (existence(read, r) === 'exists') return undefined;
+    return `the item URL ${template} is not served: a known item answered ${statusText(read)} (${requestLine(read)}), so an unknown id answering 404 there proves nothing`;
   }
 
   async unknownId(resource?: ResourceConfig): Promise<string> {

@@ -22,6 +22,8 @@ export interface MatrixResult {
   unexplained?: { changes: string[]; evidence: Exchange[] };
   /** Why the state around some write could not be compared (a read cut short), if it could not. */
   incomparable?: string;
+  /** Why the unknown-id probes were left out (the item URL shape is not served), if they were. */
+  notJudged?: string;
 }
 
 export interface MatrixOptions {
@@ -56,6 +58,14 @@ export async function runMatrix(ctx: ResourceCheckContext, options: MatrixOption
     // No item of the audit's own: reads may go to an existing item, writes never do.
     paths.known = (await ctx.items(1, { atLeast: 0 }))[0]?.path;
     pairs = pairs.filter((p) => p.probe.target !== 'known' || (p.probe.method === 'GET' && paths.known));
+  }
+  if (pairs.some((p) => p.probe.target === 'unknown')) {
+    // Item probes only where the item URL shape is served: elsewhere any answer proves nothing.
+    const unserved = await ctx.itemUrlServed();
+    if (unserved !== undefined) {
+      pairs = pairs.filter((p) => p.probe.target === 'collection');
+      result.notJudged = unserved;
+    }
   }
   if (pairs.length === 0) return result;
   if (pairs.some((p) => p.probe.target === 'unknown')) paths.unknown = ctx.itemPath(await ctx.unknownId());
