@@ -51,6 +51,8 @@ export interface ContextDeps {
   shared?: Map<string, Promise<unknown>>;
   /** The run's clock (the client's too). */
   clock: Clock;
+  /** Nested resources that do not run, and why (see bindNested). */
+  unbound?: Map<string, string>;
 }
 
 /** Per-task context; collects failures for the engine to turn into a result. */

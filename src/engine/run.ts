@@ -16,6 +16,7 @@ import { buildPlan, type Task } from './plan.js';
 import { ObserverHub } from './observers.js';
 import { Locks } from './locks.js';
 import { cleanup } from './cleanup.js';
+import { bindNested } from './nesting.js';
 import { summarise } from './summary.js';
 import { baseResult, joinMessages, problemList } from './results.js';
 import { applyWaiver } from './waivers.js';
@@ -68,7 +69,9 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
     shard: options.shard,
   });
   const ledger = new Ledger();
-  const custody = new Custody(config, ledger);
+  // The config as this run addresses it: nested resources are bound to a parent item of their own.
+  const run: AuditConfig = { ...config, resources: [...config.resources] };
+  const custody = new Custody(run, ledger);
   const hub = new ObserverHub(plan.observers, config);
   /** Off during the reachability probe and cleanup: observers judge only the checks' own traffic. */
   let observing = false;
@@ -97,6 +100,10 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
       if (!options.force) await collectionsFound(client, config, first);
     }
     observing = true;
+    const { unbound } = await bindNested(run, client, custody, {
+      readOnly: options.readOnly ?? false,
+      payload: (r) => r.sample,
+    });
     const results: CheckResult[] = [];
     const reported = plan.tasks.filter((t) => !t.silent).length;
     // Observers give a row per resource plus at most one API-wide row each: an upper bound until
@@ -112,7 +119,8 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
     };
     const shared = new Map<string, Promise<unknown>>();
     const deps = {
-      config,
+      config: run,
+      unbound,
       client,
       ledger,
       custody,
@@ -144,7 +152,7 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
     observing = false;
     // Cleanup runs even after an interruption, and gives a service that stopped answering one more try.
     await client.beginCleanup(ledger.pending().length > 0 || custody.unaccountedCreates().length > 0);
-    const cleanupReport = await cleanup(client, ledger, custody, config);
+    const cleanupReport = await cleanup(client, ledger, custody, run);
     const interrupted = signal.aborted;
     return {
       tool: { name: 'conformance', version: toolVersion() },
@@ -261,7 +269,11 @@ function redactResult(result: CheckResult, client: HttpClient): CheckResult {
 
 /** Runs one check on one resource; never throws. */
 export async function runTask(task: Task, deps: ContextDeps): Promise<CheckResult> {
-  const { check, resource } = task;
+  const { check } = task;
+  // A nested resource runs bound to its parent item (see bindNested), or not at all.
+  const resource =
+    task.resource && (deps.config.resources.find((r) => r.name === task.resource?.name) ?? task.resource);
+  const unbound = resource && deps.unbound?.get(resource.name);
   const started = performance.now();
   const base = baseResult(check, resource?.name);
   const done = (fields: Partial<CheckResult>): CheckResult => ({
@@ -272,6 +284,7 @@ export async function runTask(task: Task, deps: ContextDeps): Promise<CheckResul
   if (deps.signal.aborted) return done({ status: 'skipped', message: 'not run: the audit was interrupted' });
   const stopped = deps.client.stoppedAnswering;
   if (stopped) return done({ status: 'skipped', message: `not run: ${stopped}` });
+  if (unbound !== undefined) return done({ status: 'skipped', message: unbound });
   if (deps.readOnly && check.writes === 'required') {
     return done({ status: 'skipped', message: '--read-only: this check changes state on the service' });
   }

@@ -186,7 +186,11 @@ export async function startShapesApi(options: ShapesApiOptions = {}): Promise<Sh
   return {
     ...server,
     snapshot: () =>
-      Object.fromEntries([...stores].map(([k, s]) => [k, [...s.values()].map((i) => ({ ...i }))])),
+      Object.fromEntries(
+        [...stores]
+          .filter(([, s]) => s.size > 0)
+          .map(([k, s]) => [k, [...s.values()].map((i) => ({ ...i }))]),
+      ),
   };
 }
 

@@ -40,9 +40,10 @@ export function bad(result: RunResult): string[] {
     .map((r) => `${r.checkId} ${r.resource ?? '-'}: ${r.message}`);
 }
 
-/** The results of one check, `status resource` each. */
+/** The results of one check, `status resource` each, sorted. */
 export function statuses(result: RunResult, checkId: string): string[] {
   return result.results
     .filter((r: CheckResult) => r.checkId === checkId)
-    .map((r) => `${r.status} ${r.resource ?? '-'}`);
+    .map((r) => `${r.status} ${r.resource ?? '-'}`)
+    .sort();
 }
