@@ -93,6 +93,11 @@ export interface Exchange {
   resource?: string;
   /** The redacted record of this exchange, with its curl line. */
   evidence: Evidence;
+  /**
+   * The JSON body the audit sent, payload templates (`{{id}}`, `{{unique}}`) filled: what a
+   * read-back is compared with. Set for requests a check sent with `json`.
+   */
+  sent?: unknown;
 }
 
 /** A resource the audit created (and the ledger will delete at the end). */

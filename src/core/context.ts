@@ -86,6 +86,12 @@ export interface CheckContext {
    * the check to skip with. Proven once per resource and run.
    */
   itemUrlServed(resource?: ResourceConfig): Promise<string | undefined>;
+  /**
+   * A payload of the config with its templates filled now: `{{unique}}` fresh, `{{id}}` with `id`
+   * when given. `send` fills templates itself on every request (`{{id}}` from the item URL); a
+   * check that must send the very same body twice (an idempotent retry) fills it once here.
+   */
+  payload(template: unknown, id?: string): unknown;
   /** An id that was never issued, shaped like the resource's ids and proven absent by a GET. */
   unknownId(resource?: ResourceConfig): Promise<string>;
   /** Tells the ledger the audit itself removed this item (so cleanup does not retry it). */

@@ -26,6 +26,7 @@ import type {
 import { deepEqual, idOf, listIds, unwrapItem, unwrapList } from '../core/shapes.js';
 import { byQuery, itemTemplate } from '../core/addressing.js';
 import { existence } from '../core/error-body.js';
+import { hasTemplate, renderPayload, renderText, uniqueValue } from '../core/payloads.js';
 import { requestLine, statusText } from '../core/verdicts.js';
 import type { HttpClient } from '../http/client.js';
 import { curlLine } from '../http/curl.js';
@@ -104,11 +105,13 @@ export class TaskContext implements CheckContext {
     this.guard(options);
     const custody = this.deps.custody;
     this.refuseBareWrite(options);
+    const target = custody.targetOf(this.deps.client.resolve(options.path));
+    const creates = target !== undefined && target.id === undefined && this.createsItem(target.r, options);
+    options = this.filled(options, target?.id);
     if (options.method.toUpperCase() === 'POST') {
-      const target = custody.targetOf(this.deps.client.resolve(options.path));
       if (target && target.id === undefined) {
         await custody.prime(target.r, this.deps.client);
-        if (this.createsItem(target.r, options)) {
+        if (creates) {
           const r = target.r;
           return custody.createInTurn(r.name, () => {
             const blocked = custody.noIdReason(r.name);
@@ -137,6 +140,26 @@ export class TaskContext implements CheckContext {
     );
   }
 
+  /** The request with the payload templates of its body filled (`{{id}}`: the id its URL names). */
+  private filled(options: SendOptions, id: string | undefined): SendOptions {
+    const fill = { id, unique: uniqueValue() };
+    if (options.json !== undefined && hasTemplate(options.json)) {
+      const json = renderPayload(options.json, fill);
+      this.deps.custody.notePayload(json);
+      return { ...options, json };
+    }
+    if (typeof options.body === 'string' && hasTemplate(options.body))
+      return { ...options, body: renderText(options.body, fill) };
+    return options;
+  }
+
+  payload(template: unknown, id?: string): unknown {
+    if (!hasTemplate(template)) return template;
+    const json = renderPayload(template, { id, unique: uniqueValue() });
+    this.deps.custody.notePayload(json);
+    return json;
+  }
+
   /** Sends one request and hands its answer to custody before the check sees it. */
   private async sendOne(
     options: SendOptions,
@@ -145,6 +168,7 @@ export class TaskContext implements CheckContext {
     const custody = this.deps.custody;
     const point = custody.seen.mark();
     const exchange = await sender(options);
+    if (options.json !== undefined) exchange.sent = options.json;
     await custody.settle(exchange, options, point, this.deps.client);
     return this.settle(exchange, options);
   }

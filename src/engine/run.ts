@@ -17,6 +17,7 @@ import { ObserverHub } from './observers.js';
 import { Locks } from './locks.js';
 import { cleanup } from './cleanup.js';
 import { bindNested } from './nesting.js';
+import { renderPayload, uniqueValue } from '../core/payloads.js';
 import { summarise } from './summary.js';
 import { baseResult, joinMessages, problemList } from './results.js';
 import { applyWaiver } from './waivers.js';
@@ -102,7 +103,11 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
     observing = true;
     const { unbound } = await bindNested(run, client, custody, {
       readOnly: options.readOnly ?? false,
-      payload: (r) => r.sample,
+      payload: (r) => {
+        const body = renderPayload(r.sample, { unique: uniqueValue() });
+        custody.notePayload(body);
+        return body;
+      },
     });
     const results: CheckResult[] = [];
     const reported = plan.tasks.filter((t) => !t.silent).length;

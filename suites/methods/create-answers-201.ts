@@ -66,7 +66,7 @@ export default defineCheck({
     // A read cut short shows no values: could not compare (not "not shown").
     const cut = couldNotCompare(read);
     if (cut !== undefined) return ctx.skip(cut);
-    const differences = valuesNotShown(r.sample, read.json, r.idField);
+    const differences = valuesNotShown(post.sent ?? r.sample, read.json, r.idField);
     if (differences.length > 0) {
       ctx.fail({
         message: `the created item does not read back the values sent: ${describeDifferences(differences)}`,
