@@ -163,7 +163,9 @@ export function buildConfig(
       idempotencyKey: resource.idempotencyKey ?? false,
     };
     for (const key of ['item', 'createdIdFrom', 'parent', 'parentId'] as const) {
-      if (resource[key] !== undefined) out[key] = resource[key];
+      // An empty parentId (`${VAR:-}` unset) names no parent item.
+      if (resource[key] !== undefined && !(key === 'parentId' && resource[key] === ''))
+        out[key] = resource[key];
     }
     if (resource.sample !== undefined) out.sample = resource.sample;
     const replace = resource.replace ?? resource.sample;
