@@ -13,6 +13,7 @@ import { dotSegmentProblem } from '../core/dot-segments.js';
 import { resolveItemSchema } from './item-schema.js';
 import { pathKey, type Problem, type Segment } from './problems.js';
 import { didYouMean } from './suggest.js';
+import { checkShapes } from './shapes.js';
 import { waiverExpiresAt } from './waivers.js';
 import {
   buildAuth,
@@ -66,6 +67,10 @@ export interface RawConfig {
       schema?: string | Record<string, unknown>;
       forbidden?: Operation[];
       idempotencyKey?: boolean;
+      item?: string;
+      createdIdFrom?: string;
+      parent?: string;
+      parentId?: string;
     }
   >;
 }
@@ -168,7 +173,8 @@ export function buildConfig(
     if (dots !== undefined) problem(['resources', index, 'path'], dots);
     const out: ResourceConfig = {
       name: resource.name,
-      path: resource.path.length > 1 ? resource.path.replace(/\/+$/, '') || '/' : resource.path,
+      // A declared trailing slash is kept exactly: some frameworks answer only with it (or redirect).
+      path: resource.path,
       idField: resource.idField ?? 'id',
       operations: resource.operations ?? [...OPERATIONS],
       invalid: resource.invalid ?? [],
@@ -185,6 +191,11 @@ export function buildConfig(
       raw.contentType
     )
       out.requests = resourceRequests(requests, resource);
+    for (const key of ['item', 'createdIdFrom', 'parent', 'parentId'] as const) {
+      // An empty parentId (`${VAR:-}` unset) names no parent item.
+      if (resource[key] !== undefined && !(key === 'parentId' && resource[key] === ''))
+        out[key] = resource[key];
+    }
     if (resource.sample !== undefined) out.sample = resource.sample;
     const replace = resource.replace ?? resource.sample;
     if (replace !== undefined) out.replace = replace;
@@ -196,6 +207,8 @@ export function buildConfig(
     }
     return out;
   });
+
+  checkShapes(resources, problem);
 
   const webhooks = raw.webhooks === undefined ? undefined : buildWebhooks(raw.webhooks, names, problem);
 

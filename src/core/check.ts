@@ -45,6 +45,12 @@ export interface SendOptions {
   timeoutMs?: number;
   /** 'fresh' opens a new connection for this request instead of the shared keep-alive pool. */
   connection?: 'shared' | 'fresh';
+  /**
+   * A POST that makes an item on a service that accepts it (beside valid payloads sent as `json`,
+   * which count anyway): queued behind the resource's first create, and not sent (the check is
+   * skipped) once creates there name no id.
+   */
+  creates?: boolean;
 }
 
 /** A sender bound to one keep-alive connection of its own (see `CheckContext.pinConnection`). */
@@ -97,6 +103,11 @@ export interface Exchange {
   resource?: string;
   /** The redacted record of this exchange, with its curl line. */
   evidence: Evidence;
+  /**
+   * The JSON body the audit sent, payload templates (`{{id}}`, `{{unique}}`) filled: what a
+   * read-back is compared with. Set for requests a check sent with `json`.
+   */
+  sent?: unknown;
 }
 
 /** A resource the audit created (and the ledger will delete at the end). */

@@ -72,6 +72,26 @@ export interface CheckContext {
    * Undefined for any other exchange, and for a create that got no complete answer.
    */
   creation(exchange: Exchange): Adoption | undefined;
+  /**
+   * The create whose 2xx answer named no id the audit could find, when one did in the resource
+   * (default the resource under test): from then on the audit creates nothing more there (`create`
+   * and `canCreate` say so), and checks that need no item of their own still run.
+   */
+  unnamedCreate(resource?: ResourceConfig): { reason: string; exchange: Exchange } | undefined;
+  /**
+   * Proves the resource's item URL shape is served before a check judges an unknown id there: a
+   * known item (one the audit created, else the first listed, else one it creates when it may)
+   * must answer 2xx, not an error object, at the item template. Undefined when proven; otherwise
+   * why not ("the item URL /widgets/{id} is not served: a known item answered 404 (GET …)"), for
+   * the check to skip with. Proven once per resource and run.
+   */
+  itemUrlServed(resource?: ResourceConfig): Promise<string | undefined>;
+  /**
+   * A payload of the config with its templates filled now: `{{unique}}` fresh, `{{id}}` with `id`
+   * when given. `send` fills templates itself on every request (`{{id}}` from the item URL); a
+   * check that must send the very same body twice (an idempotent retry) fills it once here.
+   */
+  payload(template: unknown, id?: string): unknown;
   /** An id that was never issued, shaped like the resource's ids and proven absent by a GET. */
   unknownId(resource?: ResourceConfig): Promise<string>;
   /** Tells the ledger the audit itself removed this item (so cleanup does not retry it). */

@@ -1,6 +1,8 @@
 // ERR-STATUS's test of a 2xx body (is it an error object?), and existence judged by status and body.
 import type { Exchange } from './check.js';
 import { isObject } from './shapes.js';
+import type { ResourceConfig } from './types.js';
+import { byQuery, itemTemplate } from './addressing.js';
 
 /** Why a 2xx body is an error object, if it is one: `${what} with an "error" member in the body`. */
 export function errorShape(
@@ -83,17 +85,24 @@ export function isErrorIn2xx(x: Pick<Exchange, 'status' | 'json'>, idField: stri
  * - `exists`: a 2xx whose body is not an error object;
  * - `error-body`: a 2xx whose body is an error object: no item (the API signals its "not found"
  *   in the body: ERR-STATUS's finding), so nothing is proven to exist;
- * - `absent`: 404 or 410;
+ * - `absent`: 404 or 410 (or, for a resource addressed by a query filter, a 2xx empty array);
  * - `unknown`: no answer, or any other status (401, 500...): nothing is proven either way.
  */
 export type Existence = 'exists' | 'error-body' | 'absent' | 'unknown';
 
 /** See `Existence`. */
-export function existence(x: Pick<Exchange, 'status' | 'json'>, idField: string): Existence {
+export function existence(
+  x: Pick<Exchange, 'status' | 'json'>,
+  of: string | Pick<ResourceConfig, 'idField' | 'item' | 'path'>,
+): Existence {
   const s = x.status;
+  const idField = typeof of === 'string' ? of : of.idField;
   if (s === undefined) return 'unknown';
   if (s === 404 || s === 410) return 'absent';
   if (s < 200 || s > 299) return 'unknown';
+  // An item addressed by a query filter reads as a list: an empty one is no item (given the resource).
+  if (typeof of !== 'string' && byQuery(itemTemplate(of)) && Array.isArray(x.json) && x.json.length === 0)
+    return 'absent';
   return isErrorIn2xx(x, idField) ? 'error-body' : 'exists';
 }
 

@@ -64,9 +64,12 @@ export function isObject(value: unknown): value is Record<string, unknown> {
 
 /**
  * The item inside a response body: the body itself when it carries the id field (or, with no id
- * known, looks like an item), else the object under a common envelope key.
+ * known, looks like an item), else the object under a common envelope key, or the one element of
+ * a one-element array.
  */
 export function unwrapItem(body: unknown, idField: string): Record<string, unknown> | undefined {
+  // A one-element array (filter-addressed APIs answer items so) holds the item like an envelope.
+  if (Array.isArray(body) && body.length === 1) return unwrapItem(body[0], idField);
   if (!isObject(body)) return undefined;
   if (idField in body) return body;
   for (const key of ITEM_ENVELOPES) {
@@ -84,6 +87,7 @@ export function unwrapItem(body: unknown, idField: string): Record<string, unkno
 export function unwrapItemLoose(body: unknown, idField: string): Record<string, unknown> | undefined {
   const strict = unwrapItem(body, idField);
   if (strict) return strict;
+  if (Array.isArray(body) && body.length === 1) return unwrapItemLoose(body[0], idField);
   if (!isObject(body)) return undefined;
   for (const key of ITEM_ENVELOPES) if (isObject(body[key])) return body[key] as Record<string, unknown>;
   return body;

@@ -132,7 +132,7 @@ export function diffState(
   for (const { path, read: a } of before.items) {
     const b = after.items.find((i) => i.path === path)?.read;
     if (b === undefined) continue;
-    const [was, now] = [existence(a, r.idField), existence(b, r.idField)];
+    const [was, now] = [existence(a, r), existence(b, r)];
     if (was === 'exists' && now !== 'exists' && now !== 'unknown') {
       items.push({ path, before: a, after: b, kind: 'gone', paths: [] });
     } else if (now === 'exists' && was !== 'exists' && was !== 'unknown') {

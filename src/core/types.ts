@@ -36,6 +36,19 @@ export interface ResourceConfig {
   schema?: Record<string, unknown>;
   forbidden: Operation[];
   idempotencyKey: boolean;
+  // Shapes (issue 10a): how items are addressed and found, and nesting.
+  /**
+   * Item URL template relative to baseUrl, with `{id}` (and, for a nested resource, its ancestors'
+   * `{name}`s): `/widgets/{id}/`, `/widgets?id=eq.{id}`. Absent: `<path without trailing slash>/{id}`
+   * (use `itemTemplate` from core/addressing.ts).
+   */
+  item?: string;
+  /** Where a create's answer names the new item: a JSON pointer into its body, or `location`. */
+  createdIdFrom?: string;
+  /** The resource this one is nested under (its items' ids fill the ancestors' placeholders). */
+  parent?: string;
+  /** An existing parent's id, used only for reads under `--read-only`. */
+  parentId?: string;
   /** Headers and query parameters of this resource's requests, per operation (see `RequestExtras`). */
   requests?: ResourceRequests;
 }

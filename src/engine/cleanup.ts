@@ -7,6 +7,7 @@ import { compareWritten } from '../core/written.js';
 import type { Ledger, LedgerEntry } from './ledger.js';
 import type { Custody } from './custody.js';
 import { recover } from './recovery.js';
+import { basePathOf, targetIn } from '../core/addressing.js';
 
 /**
  * First looks for what creates without a usable answer stored (see recover). Then, for every
@@ -58,7 +59,7 @@ export async function cleanup(
       deletion = `DELETE answered ${status}`;
     }
     const check = await client.send({ method: 'GET', path: entry.path, auth: 'full' });
-    const now = existence(check, r?.idField ?? 'id');
+    const now = existence(check, r ?? 'id');
     if (now === 'exists') {
       leftovers.push({
         resource: entry.resource,
@@ -99,9 +100,10 @@ async function notAsWritten(
   if (entry.written.length === 0 || !r.operations.includes('read')) return undefined;
   const read = await client.send({ method: 'GET', path: entry.path, auth: 'full' }, r.name);
   // Only an item can contradict what was written (a 2xx error object is none).
-  if (existence(read, r.idField) !== 'exists' || !read.isJson) return undefined;
+  if (existence(read, r) !== 'exists' || !read.isJson) return undefined;
   const id = idOf(unwrapItem(read.json, r.idField), r.idField);
-  const ownId = decodeURIComponent(entry.path.slice(entry.path.lastIndexOf('/') + 1));
+  const ownId = targetIn([r], basePathOf(client.baseUrl), client.resolve(entry.path))?.id;
+  if (ownId === undefined) return undefined;
   if (id !== undefined && id !== ownId && id.toLowerCase() !== ownId.toLowerCase()) {
     return `GET answers ${r.idField} ${id}, not ${ownId}: the URL names another item than the one the audit created`;
   }

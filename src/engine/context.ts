@@ -23,7 +23,11 @@ import type {
   Secret,
   WebhookReceiverConfig,
 } from '../core/types.js';
-import { idOf, listIds, unwrapItem, unwrapList } from '../core/shapes.js';
+import { deepEqual, idOf, listIds, unwrapItem, unwrapList } from '../core/shapes.js';
+import { byQuery, itemTemplate } from '../core/addressing.js';
+import { existence } from '../core/error-body.js';
+import { hasTemplate, renderPayload, renderText, uniqueValue } from '../core/payloads.js';
+import { requestLine, statusText } from '../core/verdicts.js';
 import type { HttpClient } from '../http/client.js';
 import { curlLine } from '../http/curl.js';
 import type { Ledger } from './ledger.js';
@@ -48,6 +52,8 @@ export interface ContextDeps {
   shared?: Map<string, Promise<unknown>>;
   /** The run's clock (the client's too). */
   clock: Clock;
+  /** Nested resources that do not run, and why (see bindNested). */
+  unbound?: Map<string, string>;
 }
 
 /** Per-task context; collects failures for the engine to turn into a result. */
@@ -98,14 +104,88 @@ export class TaskContext implements CheckContext {
   ): Promise<Exchange> {
     this.guard(options);
     const custody = this.deps.custody;
+    this.refuseBareWrite(options);
+    const target = custody.targetOf(this.deps.client.resolve(options.path));
+    const creates = target !== undefined && target.id === undefined && this.createsItem(target.r, options);
+    options = this.filled(options, target?.id);
     if (options.method.toUpperCase() === 'POST') {
-      const target = custody.targetOf(this.deps.client.resolve(options.path));
-      if (target && target.id === undefined) await custody.prime(target.r, this.deps.client);
+      if (target && target.id === undefined) {
+        await custody.prime(target.r, this.deps.client);
+        if (creates) {
+          const r = target.r;
+          return custody.createInTurn(r.name, () => {
+            const blocked = custody.noIdReason(r.name);
+            if (blocked) this.skip(noMoreCreates(r, blocked));
+            return this.sendOne(options, sender);
+          });
+        }
+      }
     }
+    return this.sendOne(options, sender);
+  }
+
+  /**
+   * Whether a POST would make an item on a service that works: a valid payload (the sample or the
+   * replacement) as JSON with the full token. Malformed and refused probes are not creates.
+   */
+  private createsItem(r: ResourceConfig, options: SendOptions): boolean {
+    const full = options.auth === undefined || options.auth === 'full';
+    const json = options.json;
+    if (options.creates === true) return true;
+    return (
+      full &&
+      options.contentType === undefined &&
+      json !== undefined &&
+      (this.deps.custody.isPayload(json) || deepEqual(json, r.sample) || deepEqual(json, r.replace))
+    );
+  }
+
+  /** The request with the payload templates of its body filled (`{{id}}`: the id its URL names). */
+  private filled(options: SendOptions, id: string | undefined): SendOptions {
+    const fill = { id, unique: uniqueValue() };
+    if (options.json !== undefined && hasTemplate(options.json)) {
+      const json = renderPayload(options.json, fill);
+      this.deps.custody.notePayload(json);
+      return { ...options, json };
+    }
+    if (typeof options.body === 'string' && hasTemplate(options.body))
+      return { ...options, body: renderText(options.body, fill) };
+    return options;
+  }
+
+  payload(template: unknown, id?: string): unknown {
+    if (!hasTemplate(template)) return template;
+    const json = renderPayload(template, { id, unique: uniqueValue() });
+    this.deps.custody.notePayload(json);
+    return json;
+  }
+
+  /** Sends one request and hands its answer to custody before the check sees it. */
+  private async sendOne(
+    options: SendOptions,
+    sender: (options: SendOptions) => Promise<Exchange>,
+  ): Promise<Exchange> {
+    const custody = this.deps.custody;
     const point = custody.seen.mark();
     const exchange = await sender(options);
+    if (options.json !== undefined) exchange.sent = options.json;
     await custody.settle(exchange, options, point, this.deps.client);
     return this.settle(exchange, options);
+  }
+
+  /**
+   * A PUT, PATCH or DELETE to the bare collection URL of a resource whose items are addressed by a
+   * query filter would act on every item (PostgREST's `DELETE /widgets` empties the table): never sent.
+   */
+  private refuseBareWrite(options: SendOptions): void {
+    const method = options.method.toUpperCase();
+    if (!['PUT', 'PATCH', 'DELETE'].includes(method)) return;
+    const target = this.deps.custody.targetOf(this.deps.client.resolve(options.path));
+    if (target && target.id === undefined && byQuery(itemTemplate(target.r))) {
+      this.skip(
+        `not sent: ${method} ${options.path} names no item of ${target.r.name} (its items are ${itemTemplate(target.r)}) and could act on all of them`,
+      );
+    }
   }
 
   creation(exchange: Exchange): Adoption | undefined {
@@ -191,6 +271,8 @@ export class TaskContext implements CheckContext {
       return `${r.name} does not declare the create operation, so the audit cannot make test data`;
     if (body === undefined) return `${r.name} has no sample payload to create test data with`;
     if (this.readOnly) return '--read-only: this check needs to create test data';
+    const noId = this.deps.custody.noIdReason(r.name);
+    if (noId !== undefined) return noMoreCreates(r, noId);
     return undefined;
   }
 
@@ -225,13 +307,48 @@ export class TaskContext implements CheckContext {
     return adoption.created;
   }
 
+  unnamedCreate(resource?: ResourceConfig): { reason: string; exchange: Exchange } | undefined {
+    return this.deps.custody.unnamedCreate((resource ?? this.requireResource()).name);
+  }
+
+  itemUrlServed(resource?: ResourceConfig): Promise<string | undefined> {
+    const r = resource ?? this.requireResource();
+    return this.shared(`item-url-served:${r.name}`, async () => {
+      try {
+        return await this.itemUrlProblem(r);
+      } catch (err) {
+        if (err instanceof SkipSignal)
+          return `could not prove the item URL ${itemTemplate(r)} is served: ${err.reason}`;
+        throw err;
+      }
+    });
+  }
+
+  /** See `itemUrlServed`: one GET of a known item at the item template. */
+  private async itemUrlProblem(r: ResourceConfig): Promise<string | undefined> {
+    const template = itemTemplate(r);
+    if (!r.operations.includes('read')) {
+      return `could not prove the item URL ${template} is served: ${r.name} declares no read operation`;
+    }
+    let path = this.deps.ledger.pending().find((e) => e.resource === r.name)?.path;
+    if (path === undefined && r.operations.includes('list')) {
+      const list = await this.send({ method: 'GET', path: r.path });
+      const id = list.status === 200 ? listIds(list.json, r.idField, r.name)?.[0] : undefined;
+      if (id !== undefined) path = itemPathOf(r, id);
+    }
+    if (path === undefined && this.canCreate(r)) path = (await this.create({ resource: r })).path;
+    if (path === undefined) {
+      return `could not prove the item URL ${template} is served: no known ${r.name} item to read (none listed, and the audit cannot create one)`;
+    }
+    const read = await this.send({ method: 'GET', path });
+    if (existence(read, r) === 'exists') return undefined;
+    return `the item URL ${template} is not served: a known item answered ${statusText(read)} (${requestLine(read)}), so an unknown id answering 404 there proves nothing`;
+  }
+
   async unknownId(resource?: ResourceConfig): Promise<string> {
     const r = resource ?? this.requireResource();
-    let sample = this.deps.ledger
-      .pending()
-      .find((e) => e.resource === r.name)
-      ?.path.split('/')
-      .pop();
+    const mine = this.deps.ledger.pending().find((e) => e.resource === r.name);
+    let sample = mine && this.deps.custody.targetOf(this.deps.client.resolve(mine.path))?.id;
     if (sample === undefined && r.operations.includes('list')) {
       const list = await this.send({ method: 'GET', path: r.path });
       sample = unwrapList(list.json, r.name)
@@ -239,7 +356,7 @@ export class TaskContext implements CheckContext {
         .find((id) => id !== undefined);
     }
     for (let attempt = 0; attempt < 3; attempt++) {
-      const id = neverIssuedId(sample ? decodeURIComponent(sample) : undefined);
+      const id = neverIssuedId(sample);
       const probe = await this.send({ method: 'GET', path: this.itemPath(id, r) });
       // Only an answer that really carries this id proves the id is taken; a 200 without it is the service's bug.
       if (probe.status !== 200 || idOf(unwrapItem(probe.json, r.idField), r.idField) !== id) return id;
@@ -348,6 +465,11 @@ export class ResourceTaskContext extends TaskContext implements ResourceCheckCon
     super(deps, check, resource);
     this.state = new StateReader(resource, deps.config, check.rules, (o) => this.send(o));
   }
+}
+
+/** Why no more items are created in a resource whose creates name no id (see Custody.noIdReason). */
+function noMoreCreates(r: ResourceConfig, why: string): string {
+  return `the audit creates nothing more in ${r.name}: ${why} (set createdIdFrom to a JSON pointer or location; create-answers-201 reports it)`;
 }
 
 /** The path and query of a URL (the URL itself when it does not parse). */

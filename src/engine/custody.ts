@@ -8,6 +8,16 @@ import type { Ledger } from './ledger.js';
 import { SeenIds } from './seen-ids.js';
 import { compareWritten, shownFor } from '../core/written.js';
 import { readCollection } from './collection-read.js';
+import {
+  addressable,
+  basePathOf,
+  ID,
+  itemTemplate,
+  itemUrl,
+  matchTemplate,
+  targetIn,
+} from '../core/addressing.js';
+import { pointerGet } from '../core/pointer.js';
 
 /** A create the service may have acted on without naming a new item (lost answer, refused, no id). */
 export interface Unaccounted {
@@ -24,14 +34,11 @@ export interface Unaccounted {
 /** Unaccounted creates kept per resource (more are counted, not kept). */
 const MAX_UNACCOUNTED = 50;
 
-/** Whether an id can be sent as one path segment: "." and ".." (also between "/" or "\") cannot. */
-export function addressable(id: string): boolean {
-  return id !== '' && !id.split(/[/\\]/).some((segment) => segment === '.' || segment === '..');
-}
+export { addressable };
 
-/** The path of an item: its id percent-encoded as one segment; undefined for an id no URL can address. */
+/** The URL of an item (path and query): its template filled with the id; undefined for an id no URL can address. */
 export function itemPathOf(r: ResourceConfig, id: string): string | undefined {
-  return addressable(id) ? `${r.path}/${encodeURIComponent(id)}` : undefined;
+  return itemUrl(r, id);
 }
 
 /**
@@ -46,35 +53,76 @@ export class Custody {
   private readonly unaccounted = new Map<string, Unaccounted[]>();
   private readonly overflow = new Map<string, number>();
   private readonly primed = new Map<string, Promise<void>>();
+  /** Per resource: why the audit cannot name what it creates there (set by the first create that named no id). */
+  private readonly noIds = new Map<string, { reason: string; exchange: Exchange }>();
+  /** Resources where a create was adopted: their creates need no more queueing. */
+  private readonly named = new Set<string>();
+  private readonly queues = new Map<string, Promise<unknown>>();
 
   constructor(
     private readonly config: AuditConfig,
     private readonly ledger: Ledger,
   ) {
-    this.basePath = new URL(config.baseUrl).pathname.replace(/\/+$/, '');
+    this.basePath = basePathOf(config.baseUrl);
+    this.resources = [...config.resources];
   }
 
-  /** The resource a URL names: its collection, or one of its items (with the id, decoded). */
+  /** The resources as the run addresses them (a nested one bound to its parent: see `bind`). */
+  private resources: ResourceConfig[];
+
+  /** Replaces a resource by its bound form (a nested resource's templates filled with its parent's ids). */
+  bind(bound: ResourceConfig): void {
+    this.resources = this.resources.map((r) => (r.name === bound.name ? bound : r));
+  }
+
+  /**
+   * The resource a URL names: one of its items (with the id, decoded), or its collection. An item
+   * addressed by a query filter is told from its collection by the filter; otherwise a collection
+   * path wins over an item of a shorter one (`/a/b`: the collection b, not the item b of /a).
+   */
   targetOf(url: string): { r: ResourceConfig; id?: string } | undefined {
-    let path: string;
-    try {
-      path = new URL(url).pathname;
-    } catch {
-      return undefined;
-    }
-    if (!path.startsWith(`${this.basePath}/`)) return undefined;
-    const relative = path.slice(this.basePath.length).replace(/\/$/, '');
-    const bare = (r: ResourceConfig): string => r.path.replace(/\/+$/, '');
-    const collection = this.config.resources.find((r) => bare(r) === relative);
-    if (collection) return { r: collection };
-    const cut = relative.lastIndexOf('/');
-    const r = this.config.resources.find((res) => bare(res) === relative.slice(0, cut));
-    if (!r) return undefined;
-    try {
-      return { r, id: decodeURIComponent(relative.slice(cut + 1)) };
-    } catch {
-      return undefined;
-    }
+    return targetIn(this.resources, this.basePath, url);
+  }
+
+  /** Payloads rendered from the config's templates (`{{unique}}`, `{{id}}`): valid bodies, as the sample is. */
+  private readonly payloads = new WeakSet<object>();
+
+  /** Remembers a payload rendered from a template (see `isPayload`). */
+  notePayload(body: unknown): void {
+    if (typeof body === 'object' && body !== null) this.payloads.add(body);
+  }
+
+  /** True for a body rendered from one of the config's payloads (a create of a valid item). */
+  isPayload(body: unknown): boolean {
+    return typeof body === 'object' && body !== null && this.payloads.has(body);
+  }
+
+  /**
+   * Why creates in the resource are no longer sent: the first create answered 2xx and named no id
+   * the audit could find, so any further one would leave another item it cannot name.
+   */
+  noIdReason(name: string): string | undefined {
+    return this.noIds.get(name)?.reason;
+  }
+
+  /** The create that named no id in the resource, with why (see `noIdReason`). */
+  unnamedCreate(name: string): { reason: string; exchange: Exchange } | undefined {
+    return this.noIds.get(name);
+  }
+
+  /**
+   * Runs a create of a valid payload. Until one create in the resource has been adopted they run
+   * one at a time, so that when the first names no id no second one is already on its way (at
+   * most one item is left behind per resource).
+   */
+  createInTurn<T>(name: string, create: () => Promise<T>): Promise<T> {
+    if (this.named.has(name)) return create();
+    const run = (this.queues.get(name) ?? Promise.resolve()).then(create);
+    this.queues.set(
+      name,
+      run.catch(() => undefined),
+    );
+    return run;
   }
 
   /** Every exchange: the ids a successful read shows join the registry (the audit's own items aside). */
@@ -175,6 +223,7 @@ export class Custody {
       const reason = `${answered(x)} but named no id${named.note ? ` (${named.note})` : ''}: the audit cannot delete it`;
       this.adoptions.set(x, { kind: 'no-id', reason });
       this.remember(r, { kind: 'no-id', point, body, url: x.url, reason });
+      if (!this.named.has(r.name) && !this.noIds.has(r.name)) this.noIds.set(r.name, { reason, exchange: x });
       return;
     }
     if (!addressable(id)) {
@@ -211,6 +260,7 @@ export class Custody {
     this.ledger.add(r.name, created.path, body);
     this.noteAnswer(created.path, body, x, r);
     this.seen.forget(r.name, id);
+    this.named.add(r.name);
     this.adoptions.set(x, { kind: 'new', created });
   }
 
@@ -248,17 +298,30 @@ export class Custody {
 }
 
 /**
- * The ids a create's answer names: its id field, and its Location when that is on the audit's
- * origin and is the collection's URL plus one segment. A Location on another origin names nothing.
+ * The ids a create's answer names: from its body (`createdIdFrom` as a JSON pointer, else the id
+ * field, bare, enveloped or in a one-element array), and from its Location when that is on the
+ * audit's origin and a URL of the item template (its path or its query names the id). With
+ * `createdIdFrom: location` only the Location counts. A Location on another origin names nothing.
  */
 function namedIds(
   x: Exchange,
   r: ResourceConfig,
   basePath: string,
 ): { body?: string; location?: string; note?: string } {
-  const body = idOf(unwrapItem(x.json, r.idField), r.idField);
+  const from = r.createdIdFrom;
+  const pointed = from?.startsWith('/') ? scalarId(pointerGet(x.json, from)) : undefined;
+  const body =
+    from === 'location'
+      ? undefined
+      : from?.startsWith('/')
+        ? pointed
+        : idOf(unwrapItem(x.json, r.idField), r.idField);
+  const bodyNote =
+    from?.startsWith('/') && pointed === undefined
+      ? `createdIdFrom ${from} matches no id in its body`
+      : undefined;
   const header = x.headers.location;
-  if (!header) return { body };
+  if (!header) return { body, ...(bodyNote ? { note: bodyNote } : {}) };
   let target: URL;
   try {
     target = new URL(header, x.url);
@@ -268,16 +331,22 @@ function namedIds(
   if (target.origin !== new URL(x.url).origin) {
     return { body, note: `its Location is on another origin (${target.origin}), which names nothing here` };
   }
-  const collection = `${basePath}${r.path.replace(/\/+$/, '')}/`;
-  const rest = target.pathname.replace(/\/$/, '');
-  if (!rest.startsWith(collection) || rest.slice(collection.length).includes('/')) {
-    return { body, note: `its Location ${target.pathname} is not an item URL of ${r.name}` };
-  }
-  try {
-    return { body, location: decodeURIComponent(rest.slice(collection.length)) };
-  } catch {
-    return { body, note: `its Location ${target.pathname} does not decode` };
-  }
+  const shown = target.pathname + target.search;
+  const relative = target.pathname.startsWith(`${basePath}/`)
+    ? target.pathname.slice(basePath.length)
+    : undefined;
+  const id =
+    relative === undefined ? undefined : matchTemplate(itemTemplate(r), relative, target.searchParams)?.[ID];
+  if (id === undefined)
+    return { body, note: `its Location ${shown} is not an item URL of ${r.name} (${itemTemplate(r)})` };
+  return { body, location: id };
+}
+
+/** An id read by a JSON pointer: a non-empty string or a finite number, as a string. */
+function scalarId(value: unknown): string | undefined {
+  if (typeof value === 'string' && value.length > 0) return value;
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  return undefined;
 }
 
 /** The JSON a request carried: `json`, else the raw body when it parses. */

@@ -1,4 +1,5 @@
 // Runs a plan: schedules tasks with per-resource isolation, feeds observers, cleans up, builds the result.
+import { itemTemplate } from '../core/addressing.js';
 import { setMaxListeners } from 'node:events';
 import pLimit from 'p-limit';
 import type { Check, Exchange } from '../core/check.js';
@@ -17,6 +18,8 @@ import { buildPlan, type Task } from './plan.js';
 import { ObserverHub } from './observers.js';
 import { Locks } from './locks.js';
 import { cleanup } from './cleanup.js';
+import { bindNested } from './nesting.js';
+import { renderPayload, uniqueValue } from '../core/payloads.js';
 import { summarise } from './summary.js';
 import { baseResult, joinMessages, problemList } from './results.js';
 import { applyWaiver } from './waivers.js';
@@ -75,7 +78,9 @@ export async function runAudit(configured: AuditConfig, options: RunOptions): Pr
     shard: options.shard,
   });
   const ledger = new Ledger();
-  const custody = new Custody(config, ledger);
+  // The config as this run addresses it: nested resources are bound to a parent item of their own.
+  const run: AuditConfig = { ...config, resources: [...config.resources] };
+  const custody = new Custody(run, ledger);
   const hub = new ObserverHub(plan.observers, config);
   /** Off during the reachability probe and cleanup: observers judge only the checks' own traffic. */
   let observing = false;
@@ -113,6 +118,14 @@ export async function runAudit(configured: AuditConfig, options: RunOptions): Pr
       if (!options.force) await collectionsFound(client, config, first);
     }
     observing = true;
+    const { unbound } = await bindNested(run, client, custody, {
+      readOnly: options.readOnly ?? false,
+      payload: (r) => {
+        const body = renderPayload(r.sample, { unique: uniqueValue() });
+        custody.notePayload(body);
+        return body;
+      },
+    });
     const results: CheckResult[] = [];
     const reported = plan.tasks.filter((t) => !t.silent).length;
     // Observers give a row per resource plus at most one API-wide row each: an upper bound until
@@ -128,7 +141,8 @@ export async function runAudit(configured: AuditConfig, options: RunOptions): Pr
     };
     const shared = new Map<string, Promise<unknown>>();
     const deps = {
-      config,
+      config: run,
+      unbound,
       client,
       ledger,
       custody,
@@ -160,7 +174,7 @@ export async function runAudit(configured: AuditConfig, options: RunOptions): Pr
     observing = false;
     // Cleanup runs even after an interruption, and gives a service that stopped answering one more try.
     await client.beginCleanup(ledger.pending().length > 0 || custody.unaccountedCreates().length > 0);
-    const cleanupReport = await cleanup(client, ledger, custody, config);
+    const cleanupReport = await cleanup(client, ledger, custody, run);
     const interrupted = signal.aborted;
     return {
       tool: { name: 'conformance', version: toolVersion() },
@@ -220,7 +234,7 @@ async function credentialsAccepted(
   client: HttpClient,
   config: AuditConfig,
 ): Promise<{ status?: number } | undefined> {
-  const collection = config.resources.find((r) => r.operations.includes('list'));
+  const collection = config.resources.find((r) => r.operations.includes('list') && !nested(r));
   const token = config.auth.token;
   if (!collection || !token) return undefined;
   let probe = await client.send({ method: 'GET', path: collection.path });
@@ -253,7 +267,9 @@ async function collectionsFound(
   first: { status?: number } | undefined,
 ): Promise<void> {
   const paths = [
-    ...new Set(config.resources.filter((r) => r.operations.includes('list')).map((r) => r.path)),
+    ...new Set(
+      config.resources.filter((r) => r.operations.includes('list') && !nested(r)).map((r) => r.path),
+    ),
   ];
   if (paths.length === 0) return;
   for (const [index, path] of paths.entries()) {
@@ -278,7 +294,12 @@ function urlShape(custody: Custody, config: AuditConfig, url: string): string | 
   const target = custody.targetOf(url);
   if (!target) return undefined;
   const base = new URL(config.baseUrl).pathname.replace(/\/+$/, '');
-  return `${base}${target.r.path.replace(/\/+$/, '')}${target.id === undefined ? '' : '/{id}'}`;
+  return `${base}${target.id === undefined ? target.r.path : itemTemplate(target.r)}`;
+}
+
+/** A resource under a parent: its path names the parent's id, so the preflight cannot read it. */
+function nested(r: AuditConfig['resources'][number]): boolean {
+  return r.parent !== undefined || r.path.includes('{');
 }
 
 /** A result with every secret removed from its message and problems (checks may quote what the service said). */
@@ -293,7 +314,11 @@ function redactResult(result: CheckResult, client: HttpClient): CheckResult {
 
 /** Runs one check on one resource; never throws. */
 export async function runTask(task: Task, deps: ContextDeps): Promise<CheckResult> {
-  const { check, resource } = task;
+  const { check } = task;
+  // A nested resource runs bound to its parent item (see bindNested), or not at all.
+  const resource =
+    task.resource && (deps.config.resources.find((r) => r.name === task.resource?.name) ?? task.resource);
+  const unbound = resource && deps.unbound?.get(resource.name);
   const started = performance.now();
   const base = baseResult(check, resource?.name);
   const done = (fields: Partial<CheckResult>): CheckResult => ({
@@ -304,6 +329,7 @@ export async function runTask(task: Task, deps: ContextDeps): Promise<CheckResul
   if (deps.signal.aborted) return done({ status: 'skipped', message: 'not run: the audit was interrupted' });
   const stopped = deps.client.stoppedAnswering;
   if (stopped) return done({ status: 'skipped', message: `not run: ${stopped}` });
+  if (unbound !== undefined) return done({ status: 'skipped', message: unbound });
   if (deps.readOnly && check.writes === 'required') {
     return done({ status: 'skipped', message: '--read-only: this check changes state on the service' });
   }

@@ -37,11 +37,13 @@ export default defineCheck({
 
     // A bare UUID: the key format services most often require.
     const key = randomUUID();
-    const first = await ctx.create({ headers: { [header]: key } });
+    // One body for both POSTs: a retry repeats the very request ({{unique}} filled once).
+    const body = ctx.payload(r.sample);
+    const first = await ctx.create({ body, headers: { [header]: key } });
     const retry = await ctx.send({
       method: 'POST',
       path: r.path,
-      json: r.sample,
+      json: body,
       headers: { [header]: key },
     });
     const retryId = is2xx(retry) ? idFromAnswer(retry, r) : undefined;
@@ -60,7 +62,7 @@ export default defineCheck({
       const ours = entries
         .filter((e) => {
           const id = idOf(e, r.idField);
-          return id !== undefined && !known.has(id) && valuesNotShown(r.sample, e, r.idField).length === 0;
+          return id !== undefined && !known.has(id) && valuesNotShown(body, e, r.idField).length === 0;
         })
         .map((e) => idOf(e, r.idField)!);
       if (ours.length > 1) {

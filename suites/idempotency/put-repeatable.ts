@@ -30,8 +30,10 @@ export default defineCheck({
     if (body === undefined) return ctx.skip(`${r.name} has no replace or sample payload to PUT`);
     const created = await ctx.create();
     const watch = { collection: false, items: [created.path] };
+    // The very same PUT each time: payload templates ({{unique}}, {{id}}) filled once.
+    const same = ctx.payload(body, created.id);
 
-    const first = await ctx.send({ method: 'PUT', path: created.path, json: body });
+    const first = await ctx.send({ method: 'PUT', path: created.path, json: same });
     if (!is2xx(first)) {
       return ctx.skip(
         `the first PUT answered ${first.status ?? 'nothing'}, so there is nothing to repeat (see change-visible)`,
@@ -40,7 +42,7 @@ export default defineCheck({
     const once = await ctx.state.read(watch);
     const repeats: Exchange[] = [];
     for (let i = 1; i < TIMES; i++)
-      repeats.push(await ctx.send({ method: 'PUT', path: created.path, json: body }));
+      repeats.push(await ctx.send({ method: 'PUT', path: created.path, json: same }));
     const later = await ctx.state.read(watch);
     // An answer or read cut short proves no difference: could not compare.
     const cut = couldNotCompare(first, ...repeats);

@@ -53,7 +53,7 @@ async function change(
   // A read cut short shows no values: could not compare (not "not shown").
   const cut = couldNotCompare(read);
   if (cut !== undefined) return ctx.skip(cut);
-  const differences = valuesNotShown(body, read.json, r.idField);
+  const differences = valuesNotShown(sent.sent ?? body, read.json, r.idField);
   if (differences.length > 0) {
     ctx.fail({
       message: `${method} answered ${sent.status} but a later GET does not show the values sent: ${describeDifferences(differences)}`,

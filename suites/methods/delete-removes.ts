@@ -40,7 +40,7 @@ export default defineCheck({
       const gone = await ctx.send({ method: 'GET', path: victim.path });
       // No answer to the read says nothing about the item (ERR-SERVER judges the silence).
       if (gone.status === undefined) return ctx.skip(couldNotCompare(gone)!);
-      const now = existence(gone, r.idField);
+      const now = existence(gone, r);
       if (now === 'exists') {
         ctx.fail({
           message: `after ${answered(del)}, the item is still readable: ${answered(gone)}, expected 404`,

@@ -3,6 +3,7 @@ import { defineCheck } from '../../src/core/check.js';
 import { idOf, unwrapItem } from '../../src/core/shapes.js';
 import { answered, requestLine } from '../../src/core/verdicts.js';
 import { findListed } from '../support/listed.js';
+import { byQuery, itemTemplate, itemUrl } from '../../src/core/addressing.js';
 
 export default defineCheck({
   kind: 'active',
@@ -17,7 +18,7 @@ export default defineCheck({
     sends:
       'Creates two items (under --read-only, or without a create operation: takes two listed items instead), GETs each item URL, and GETs the collection. When a created item is not on the first page of a paged collection it follows the "next" link or page number (at most 5 pages) and tries one filter by id (?<idField>=<id>).',
     passes:
-      'Each item URL answers the item with that id (bare or in an envelope; numeric or string ids), and every created item is in the collection. Reading two items catches a URL that always answers the first or the latest item. When the collection is paged and the item could not be found within those few requests, that part is skipped, not failed.',
+      "Items are addressed as <path>/<id> (a query-filter item URL such as /widgets?id=eq.7 is this rule's finding; the other checks still run through it). Each item URL answers the item with that id (bare or in an envelope; numeric or string ids), and every created item is in the collection. Reading two items catches a URL that always answers the first or the latest item. When the collection is paged and the item could not be found within those few requests, that part is skipped, not failed.",
     why: 'Clients cache, link and update items by their URL; a URL that answers another item, or a list that hides new items, makes them show or overwrite the wrong data.',
   },
   async run(ctx) {
@@ -68,6 +69,18 @@ export default defineCheck({
           evidence: [...items.flatMap((i) => (i.created ? [i.created.exchange] : [])), ...listed.exchanges],
         });
       }
+    }
+    const template = itemTemplate(r);
+    if (byQuery(template)) {
+      // The rule names the shape itself: the other checks still run through the declared template.
+      const read = items[0] && canRead ? await ctx.send({ method: 'GET', path: items[0].path }) : undefined;
+      ctx.fail({
+        message: `items of ${r.name} are addressed by a query filter (${template}), not as /<collection>/<id>: a filter names a list of matches, not one resource`,
+        evidence: [
+          read ?? ctx.notSent({ path: itemUrl(r, items[0]?.id ?? '1') ?? r.path }, 'the declared item URL'),
+        ],
+      });
+      return;
     }
     if (judged === 0) ctx.skip(`nothing could be judged: ${unjudged.join('; ')}`);
   },

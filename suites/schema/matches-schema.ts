@@ -1,4 +1,5 @@
 // DOC-SCHEMA: every item (and every element of a list) the audit receives matches the declared schema.
+import { targetIn } from '../../src/core/addressing.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { defineCheck, NOT_JUDGED, type Exchange } from '../../src/core/check.js';
 import type { AuditConfig, ResourceConfig } from '../../src/core/types.js';
@@ -29,28 +30,21 @@ type Representation = { resource: ResourceConfig; kind: 'item' | 'list' };
  * GET collection (list); POST collection (the created item); GET, PUT, PATCH item.
  */
 export function representationOf(x: Exchange, config: AuditConfig): Representation | undefined {
-  let path: string;
   let basePath: string;
   try {
-    path = new URL(x.url).pathname.replace(/\/+$/, '');
     basePath = new URL(config.baseUrl).pathname.replace(/\/+$/, '');
   } catch {
     return undefined;
   }
-  if (!path.startsWith(`${basePath}/`)) return undefined;
-  const relative = path.slice(basePath.length);
-  for (const resource of config.resources) {
-    if (relative === resource.path) {
-      if (x.method === 'GET') return { resource, kind: 'list' };
-      if (x.method === 'POST') return { resource, kind: 'item' };
-      return undefined;
-    }
-    const rest = relative.startsWith(`${resource.path}/`) ? relative.slice(resource.path.length + 1) : '';
-    if (rest !== '' && !rest.includes('/') && ['GET', 'PUT', 'PATCH'].includes(x.method)) {
-      return { resource, kind: 'item' };
-    }
+  const target = targetIn(config.resources, basePath, x.url);
+  if (!target) return undefined;
+  const resource = target.r;
+  if (target.id === undefined) {
+    if (x.method === 'GET') return { resource, kind: 'list' };
+    if (x.method === 'POST') return { resource, kind: 'item' };
+    return undefined;
   }
-  return undefined;
+  return ['GET', 'PUT', 'PATCH'].includes(x.method) ? { resource, kind: 'item' } : undefined;
 }
 
 /** JSON pointer of `target` inside `root` (found by identity), '' for the root itself. */
@@ -116,6 +110,8 @@ export default defineCheck({
         }
       });
     } else {
+      // An item read through a query filter that matched nothing is an empty list: no item to judge.
+      if (Array.isArray(x.json) && x.json.length === 0) return NOT_JUDGED;
       const item = unwrapItemLoose(x.json, what.resource.idField) ?? x.json;
       // A create/change answer may be an acknowledgement carrying just the id: not a representation.
       const keys = isObject(item) ? Object.keys(item) : undefined;

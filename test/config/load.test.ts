@@ -123,7 +123,7 @@ describe('base URL', () => {
 });
 
 describe('defaults and normalisation', () => {
-  test('replace defaults to sample; trailing slashes leave paths; explicit values stay', () => {
+  test('replace defaults to sample; the base URL loses its trailing slash, a path keeps its own (issue 10); explicit values stay', () => {
     const text = `
 baseUrl: https://api.example.com/v1/
 idempotency: { header: X-Request-Id }
@@ -147,7 +147,7 @@ resources:
     expect(config.ignoreFields).toEqual(['etag']);
     expect(config.resources[0]).toEqual({
       name: 'widgets',
-      path: '/widgets',
+      path: '/widgets/',
       idField: 'uuid',
       operations: ['list', 'read'],
       sample: { name: 'bolt' },

@@ -28,4 +28,5 @@ export async function expectUnauthenticated(
     hint: authenticationHint,
     subject,
   });
+  if (result.notJudged) ctx.skip(`the item-URL probes were not judged: ${result.notJudged}`);
 }

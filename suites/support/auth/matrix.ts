@@ -1,5 +1,5 @@
 // Runs the auth matrix: harmless probes in small concurrent batches, writes one at a time with the state read around them.
-import type { Exchange, ResourceCheckContext } from '../../../src/core/check.js';
+import { SkipSignal, type Exchange, type ResourceCheckContext } from '../../../src/core/check.js';
 import type { Snapshot } from '../../../src/core/state.js';
 import { existence } from '../../../src/core/error-body.js';
 import { is2xx } from '../../../src/core/verdicts.js';
@@ -22,6 +22,8 @@ export interface MatrixResult {
   unexplained?: { changes: string[]; evidence: Exchange[] };
   /** Why the state around some write could not be compared (a read cut short), if it could not. */
   incomparable?: string;
+  /** Why the unknown-id probes were left out (the item URL shape is not served), if they were. */
+  notJudged?: string;
 }
 
 export interface MatrixOptions {
@@ -57,6 +59,14 @@ export async function runMatrix(ctx: ResourceCheckContext, options: MatrixOption
     paths.known = (await ctx.items(1, { atLeast: 0 }))[0]?.path;
     pairs = pairs.filter((p) => p.probe.target !== 'known' || (p.probe.method === 'GET' && paths.known));
   }
+  if (pairs.some((p) => p.probe.target === 'unknown')) {
+    // Item probes only where the item URL shape is served: elsewhere any answer proves nothing.
+    const unserved = await ctx.itemUrlServed();
+    if (unserved !== undefined) {
+      pairs = pairs.filter((p) => p.probe.target === 'collection');
+      result.notJudged = unserved;
+    }
+  }
   if (pairs.length === 0) return result;
   if (pairs.some((p) => p.probe.target === 'unknown')) paths.unknown = ctx.itemPath(await ctx.unknownId());
   const send = (pair: Pair): Promise<Exchange> =>
@@ -85,8 +95,16 @@ export async function runMatrix(ctx: ResourceCheckContext, options: MatrixOption
   );
 
   // 2. An item of the audit's own for the known-id probes (ctx.create skips the check if the service fails it).
-  if (paths.known === undefined && pairs.some((p) => p.probe.target === 'known'))
-    paths.known = (await ctx.create()).path;
+  if (paths.known === undefined && pairs.some((p) => p.probe.target === 'known')) {
+    try {
+      paths.known = (await ctx.create()).path;
+    } catch (err) {
+      if (!(err instanceof SkipSignal) || !ctx.unnamedCreate()) throw err;
+      // Creates there name no id (the audit makes no more): reads go to a listed item, writes to none.
+      paths.known = (await ctx.items(1, { atLeast: 0 }))[0]?.path;
+      pairs = pairs.filter((p) => p.probe.target !== 'known' || (p.probe.method === 'GET' && paths.known));
+    }
+  }
   const reads = pairs.filter((p) => p.probe.target === 'known' && !mayAct(p.probe));
   result.outcomes.push(
     ...(await inBatches(reads, async (pair) => ({ ...pair, exchange: await send(pair) }))),
@@ -123,7 +141,7 @@ export async function runMatrix(ctx: ResourceCheckContext, options: MatrixOption
     // The known item is gone: the remaining known-id probes need another one.
     const more = writes.slice(i + 1).some((p) => p.probe.target === 'known');
     const item = after.items[0]?.read;
-    if (more && paths.known && item && existence(item, r.idField) !== 'exists') {
+    if (more && paths.known && item && existence(item, r) !== 'exists') {
       paths.known = (await ctx.create()).path;
       baseline = await ctx.state.read(watch());
     }

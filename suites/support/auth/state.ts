@@ -3,13 +3,15 @@ import type { Exchange, ResourceCheckContext } from '../../../src/core/check.js'
 import type { ResourceConfig } from '../../../src/core/types.js';
 import type { StateDiff } from '../../../src/core/state.js';
 import { idOf, unwrapItem } from '../../../src/core/shapes.js';
+import { itemUrl } from '../../../src/core/addressing.js';
 import { existence } from '../../../src/core/error-body.js';
 import { answered, statusText } from '../../../src/core/verdicts.js';
 
-/** The path of an exchange's URL, for messages ("/v1/widgets/5"). */
+/** The path (and query) of an exchange's URL, for messages ("/v1/widgets/5", "/widgets?id=eq.5"). */
 export function pathOf(x: Exchange): string {
   try {
-    return new URL(x.url).pathname;
+    const u = new URL(x.url);
+    return u.pathname + u.search;
   } catch {
     return x.url;
   }
@@ -71,7 +73,7 @@ export async function readCreated(ctx: ResourceCheckContext, post: Exchange): Pr
   const r = ctx.resource;
   let path: string | undefined;
   const id = idOf(unwrapItem(post.json, r.idField), r.idField);
-  if (id !== undefined) path = `${r.path}/${encodeURIComponent(id)}`;
+  if (id !== undefined) path = itemUrl(r, id);
   else if (post.headers.location) {
     try {
       const target = new URL(post.headers.location, post.url);
@@ -88,5 +90,5 @@ export async function readCreated(ctx: ResourceCheckContext, post: Exchange): Pr
 /** GETs `path` with the full token; the read when it proves an item there (2xx, no error object). */
 export async function readExisting(ctx: ResourceCheckContext, path: string): Promise<Exchange | undefined> {
   const read = await ctx.send({ method: 'GET', path });
-  return existence(read, ctx.resource.idField) === 'exists' ? read : undefined;
+  return existence(read, ctx.resource) === 'exists' ? read : undefined;
 }

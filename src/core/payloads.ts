@@ -1,0 +1,46 @@
+// Payload templates: {{id}} (the item's id) and {{unique}} (a fresh value per request) in the config's payloads.
+import { randomUUID } from 'node:crypto';
+import { isObject } from './shapes.js';
+
+const MARK = /\{\{(id|unique)\}\}/;
+const MARKS = /\{\{(id|unique)\}\}/g;
+
+/** True when a JSON value holds `{{id}}` or `{{unique}}` in some string. */
+export function hasTemplate(value: unknown): boolean {
+  if (typeof value === 'string') return MARK.test(value);
+  if (Array.isArray(value)) return value.some(hasTemplate);
+  if (isObject(value)) return Object.values(value).some(hasTemplate);
+  return false;
+}
+
+/** A fresh value for `{{unique}}`: short, letters and digits only (fits emails, slugs, names). */
+export function uniqueValue(): string {
+  return `c${Date.now().toString(36)}${randomUUID().replace(/-/g, '').slice(0, 8)}`;
+}
+
+/**
+ * A payload with its templates filled: `{{unique}}` with `unique` (one value for the whole
+ * request), `{{id}}` with the item's id. A string that is exactly `"{{id}}"` takes the id as
+ * given (a number stays a number); inside a longer string it is its text. Without an id, `{{id}}`
+ * stays as written.
+ */
+export function renderPayload(value: unknown, fill: { id?: string | number; unique: string }): unknown {
+  if (typeof value === 'string') {
+    if (value === '{{id}}' && fill.id !== undefined) return fill.id;
+    return value.replace(MARKS, (whole, name: string) =>
+      name === 'unique' ? fill.unique : fill.id === undefined ? whole : String(fill.id),
+    );
+  }
+  if (Array.isArray(value)) return value.map((v) => renderPayload(v, fill));
+  if (isObject(value))
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, renderPayload(v, fill)]));
+  return value;
+}
+
+/** The same for a raw JSON text (malformed probes built from a payload): values are JSON-escaped. */
+export function renderText(text: string, fill: { id?: string | number; unique: string }): string {
+  return text.replace(MARKS, (whole, name: string) => {
+    if (name === 'unique') return fill.unique;
+    return fill.id === undefined ? whole : JSON.stringify(String(fill.id)).slice(1, -1);
+  });
+}
