@@ -113,6 +113,8 @@ export async function runAudit(configured: AuditConfig, options: RunOptions): Pr
     if (!options.skipPreflight) await preflight(client);
     // The tokens a login obtains are needed by every check, the credential probe below included.
     config = await logIn(client, config);
+    // The config checks see (bound for nesting) carries the tokens obtained too.
+    run.auth = config.auth;
     if (!options.skipPreflight) {
       const first = await credentialsAccepted(client, config);
       if (!options.force) await collectionsFound(client, config, first);
