@@ -5,7 +5,7 @@ import { nextPage, pagingHint } from '../../src/core/paging.js';
 import { answered, requestLine } from '../../src/core/verdicts.js';
 
 /** Pages of a paged collection read while looking for the ids (each one request). */
-export const MAX_PAGES = 5;
+export const MAX_PAGES = 10;
 
 export interface Listed {
   /** Ids proven absent from a complete collection. */
