@@ -80,7 +80,7 @@ export interface CheckContext {
   unnamedCreate(resource?: ResourceConfig): { reason: string; exchange: Exchange } | undefined;
   /**
    * Proves the resource's item URL shape is served before a check judges an unknown id there: a
-   * known item (one the audit created, else the first listed, else one it creates when it may)
+   * known item (one the audit created, else one it creates when it may, else the first listed)
    * must answer 2xx, not an error object, at the item template. Undefined when proven; otherwise
    * why not ("the item URL /widgets/{id} is not served: a known item answered 404 (GET …)"), for
    * the check to skip with. Proven once per resource and run.

@@ -327,13 +327,15 @@ export class TaskContext implements CheckContext {
     if (!r.operations.includes('read')) {
       return `could not prove the item URL ${template} is served: ${r.name} declares no read operation`;
     }
+    // An item of the audit's own first: even a GET may change an item (a view counter), and the
+    // audit reads items it did not create only when it cannot create one.
     let path = this.deps.ledger.pending().find((e) => e.resource === r.name)?.path;
+    if (path === undefined && this.canCreate(r)) path = (await this.create({ resource: r })).path;
     if (path === undefined && r.operations.includes('list')) {
       const list = await this.send({ method: 'GET', path: r.path });
       const id = list.status === 200 ? listIds(list.json, r.idField, r.name)?.[0] : undefined;
       if (id !== undefined) path = itemPathOf(r, id);
     }
-    if (path === undefined && this.canCreate(r)) path = (await this.create({ resource: r })).path;
     if (path === undefined) {
       return `could not prove the item URL ${template} is served: no known ${r.name} item to read (none listed, and the audit cannot create one)`;
     }
