@@ -113,8 +113,8 @@ export async function runAudit(configured: AuditConfig, options: RunOptions): Pr
     if (!options.skipPreflight) await preflight(client);
     // The tokens a login obtains are needed by every check, the credential probe below included.
     config = await logIn(client, config);
-    // The config checks see (bound for nesting) carries the tokens obtained too.
-    run.auth = config.auth;
+    // `run` was copied before the login: the checks read the obtained tokens (and their secrets) from it.
+    Object.assign(run, { auth: config.auth, secrets: config.secrets });
     if (!options.skipPreflight) {
       const first = await credentialsAccepted(client, config);
       if (!options.force) await collectionsFound(client, config, first);
