@@ -18,6 +18,10 @@ const DEVIATIONS = [
   'ERR-MALFORMED widgets error',
   // An unknown class (GET /parse/classes/Widgetnonexistent…) is 400 code 119, not 404.
   'ERR-NOT-FOUND widgets error',
+  // Found by the audit: a DELETE of an unknown id carrying a session token with its last character
+  // changed gets no answer at all (the connection is closed before a response; 4 runs of 4), and at
+  // times a GET of the collection with it too.
+  'ERR-SERVER widgets error',
   // Found by the audit: GET /parse/ (the mount root) is Express's HTML 404 page.
   'GEN-JSON - error',
   // That HTML page; and an unparseable body's error has no "code", unlike every other error.
