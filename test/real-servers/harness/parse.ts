@@ -54,7 +54,7 @@ function parseConfig(options: {
  */
 export async function startParse(cluster: PgCluster): Promise<RealService> {
   const entry = parseServerEntry();
-  if (!entry) throw new Error('Parse Server is not installed (npm ci --prefix test/real-servers/parse)');
+  if (!entry) throw new Error('Parse Server is not installed (scripts/install-real-servers.sh --parse)');
   const start = await beginServer('parse', { cluster });
   const output = () => `${start.log.text()}\n${cluster.output()}`;
   return start.finish(async () => {

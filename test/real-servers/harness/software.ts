@@ -3,6 +3,7 @@ import { describe, it } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { packagePath } from '../../../src/core/paths.js';
 
@@ -15,8 +16,23 @@ export const INSTALL_SCRIPT = 'scripts/install-real-servers.sh';
 /** Debian's python, with Debian's Django packages (a pyenv or venv python on PATH has none). */
 export const DEBIAN_PYTHON = '/usr/bin/python3';
 
-/** Where `npm ci --prefix` installs Parse Server, apart from the project's dev dependencies. */
+/** Parse Server's pinned manifest and lockfile (package.json, package-lock.json). */
 export const PARSE_FOLDER = packagePath('test', 'real-servers', 'parse');
+
+/**
+ * Where the install script puts the software the tests run that is not the project's own (Parse
+ * Server: 187 MB of third-party packages): outside the repository, so nothing in the working tree
+ * is code we did not write. Same rule as scripts/install-real-servers.sh.
+ */
+export function realServersHome(): string {
+  const cache = process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
+  return process.env.CONFORMANCE_REAL_SERVERS_HOME || join(cache, 'api-conformance', 'real-servers');
+}
+
+/** The folder `npm ci` installs the pinned Parse Server into (one per pinned version). */
+export function parseInstallFolder(): string {
+  return join(realServersHome(), `parse-${pinnedParseVersion()}`);
+}
 
 interface Need {
   /** What is missing, as a person would look for it. */
@@ -81,7 +97,7 @@ export function pinnedParseVersion(): string {
 
 /** Parse Server's command-line entry, when the pinned version is installed. */
 export function parseServerEntry(): string | undefined {
-  const dir = join(PARSE_FOLDER, 'node_modules', 'parse-server');
+  const dir = join(parseInstallFolder(), 'node_modules', 'parse-server');
   try {
     const { version } = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string };
     return version === pinnedParseVersion() ? join(dir, 'bin', 'parse-server') : undefined;
@@ -126,8 +142,8 @@ const NEEDS: Record<RealServerName, Need[]> = {
   parse: [
     ...POSTGRES,
     {
-      what: `Parse Server ${pinnedParseVersion()} in test/real-servers/parse/node_modules (not a dev dependency: 187 MB)`,
-      install: 'npm ci --prefix test/real-servers/parse',
+      what: `Parse Server ${pinnedParseVersion()} in ${parseInstallFolder()} (not a dev dependency: 187 MB)`,
+      install: `${INSTALL_SCRIPT} --parse`,
       present: () => parseServerEntry() !== undefined,
     },
   ],
