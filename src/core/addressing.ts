@@ -60,8 +60,24 @@ function literal(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/** Patterns made so far, by value pattern and part: every request is matched against every resource. */
+const patterns = new Map<string, { re: RegExp; names: string[] }>();
+/** Patterns kept at most (templates come from the config; bound nested forms are many more). */
+const MAX_PATTERNS = 1000;
+
 /** A regular expression of one template part: literals as they are, placeholders as one value. */
 function partPattern(part: string, value: string): { re: RegExp; names: string[] } {
+  const key = `${value} ${part}`;
+  let pattern = patterns.get(key);
+  if (pattern === undefined) {
+    if (patterns.size >= MAX_PATTERNS) patterns.clear();
+    pattern = makePattern(part, value);
+    patterns.set(key, pattern);
+  }
+  return pattern;
+}
+
+function makePattern(part: string, value: string): { re: RegExp; names: string[] } {
   const names: string[] = [];
   let source = '';
   let last = 0;

@@ -1,6 +1,5 @@
 // The context a check runs with: sending, test data, state comparison, time, verdicts (the engine implements it).
 import type { Adoption, Created, Exchange, Failure, PinnedConnection, SendOptions } from './check.js';
-import type { Clock } from '../http/client.js';
 import type {
   AuditConfig,
   Evidence,
@@ -11,7 +10,15 @@ import type {
 } from './types.js';
 import type { Snapshot, StateDiff, StateWatch } from './state.js';
 
-export type { Clock };
+/**
+ * The run's time, as the client waits it (429 pauses, --max-rps spacing) and checks read it:
+ * the wall clock in a run, a fake one in tests.
+ */
+export interface Clock {
+  now(): number;
+  /** Resolves after `ms`, or rejects when the signal aborts. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
 
 /** The context of every active check. */
 export interface CheckContext {

@@ -3,6 +3,7 @@ import type { Exchange } from './check.js';
 import { isObject } from './shapes.js';
 import type { ResourceConfig } from './types.js';
 import { byQuery, itemTemplate } from './addressing.js';
+import { is2xx } from './verdicts.js';
 
 /** Why a 2xx body is an error object, if it is one: `${what} with an "error" member in the body`. */
 export function errorShape(
@@ -71,13 +72,7 @@ function isRepresentation(body: Record<string, unknown>, idField: string): boole
 
 /** True when an answer is a 2xx whose body is an error object (ERR-STATUS's finding). */
 export function isErrorIn2xx(x: Pick<Exchange, 'status' | 'json'>, idField: string): boolean {
-  return (
-    x.status !== undefined &&
-    x.status >= 200 &&
-    x.status < 300 &&
-    isObject(x.json) &&
-    errorShape(x.json, idField, '') !== undefined
-  );
+  return is2xx(x) && isObject(x.json) && errorShape(x.json, idField, '') !== undefined;
 }
 
 /**

@@ -5,8 +5,7 @@ export function pointerGet(value: unknown, pointer: string): unknown {
   if (pointer === '') return value;
   if (!pointer.startsWith('/')) return undefined;
   let node = value;
-  for (const raw of pointer.slice(1).split('/')) {
-    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+  for (const key of pointerTokens(pointer)) {
     if (Array.isArray(node)) {
       if (!/^(0|[1-9]\d*)$/.test(key)) return undefined;
       node = node[Number(key)];
@@ -15,4 +14,13 @@ export function pointerGet(value: unknown, pointer: string): unknown {
     } else return undefined;
   }
   return node;
+}
+
+/** The reference tokens of a pointer, unescaped (`/a~1b/0` -> `a/b`, `0`); none for ''. */
+export function pointerTokens(pointer: string): string[] {
+  if (pointer === '') return [];
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((raw) => raw.replace(/~1/g, '/').replace(/~0/g, '~'));
 }

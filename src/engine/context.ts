@@ -26,6 +26,7 @@ import type {
 import { deepEqual, idOf, listIds, unwrapItem, unwrapList } from '../core/shapes.js';
 import { byQuery, itemTemplate } from '../core/addressing.js';
 import { existence } from '../core/error-body.js';
+import { SAFE_METHODS } from '../core/methods.js';
 import { hasTemplate, renderPayload, renderText, uniqueValue } from '../core/payloads.js';
 import { requestLine, statusText } from '../core/verdicts.js';
 import type { HttpClient } from '../http/client.js';
@@ -36,8 +37,6 @@ import { StateReader } from './state-service.js';
 import { deliveryEvidence, WebhookReceiver } from './webhook-receiver.js';
 
 export { SkipSignal };
-
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export interface ContextDeps {
   config: AuditConfig;

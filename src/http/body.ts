@@ -1,6 +1,7 @@
 // Reading a response body within a per-response cap and a memory budget shared by concurrent responses.
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { SAFE_METHODS } from '../core/methods.js';
 import type { TransportErrorCode } from '../core/transport-errors.js';
 
 /** Bytes of a body kept once it is known to be over the cap: enough for evidence, small enough to hold many. */
@@ -188,6 +189,14 @@ export class BodyLimits {
       this.waiting.add(wake);
     });
   }
+}
+
+/**
+ * True for the 2xx answer to a write: it may name what the write created or changed, so the
+ * budget is stretched for it (see `BodyLimits.acquire` and `admit`) rather than cut it.
+ */
+export function isEssential(method: string, status: number | undefined): boolean {
+  return !SAFE_METHODS.has(method) && status !== undefined && status < 300;
 }
 
 /** Who asks `BodyLimits.acquire` for bytes, and how long it may wait. */

@@ -95,6 +95,13 @@ const DEFAULTS = {
   userAgent: 'conformance',
 };
 
+/** A request the run's interruption stopped before it left. */
+const INTERRUPTED: TransportError = {
+  code: 'E_INTERRUPTED',
+  message: 'not sent: the audit was interrupted',
+  notSent: true,
+};
+
 /**
  * The audit's one HTTP client. `send` never throws for a transport problem: the exchange carries
  * it as `error` (a code of the TransportErrorCode union). Layers: transport.ts sends one request
@@ -314,21 +321,24 @@ export class HttpClient {
   private outgoing(options: SendOptions, resource: string | undefined): Outgoing {
     const body: string | Buffer | undefined =
       options.body ?? (options.json !== undefined ? JSON.stringify(options.json) : undefined);
-    const base = { 'user-agent': this.opts.userAgent, accept: 'application/json' };
     const { url, headers } = this.decorator.decorate(
       options,
       this.resolve(options.path),
-      base,
+      this.ownHeaders(),
       body !== undefined,
       resource,
     );
     return { method: options.method.toUpperCase(), url, headers, body };
   }
 
+  /** The client's own headers, under everything a request is decorated with. */
+  private ownHeaders(): Record<string, string> {
+    return { 'user-agent': this.opts.userAgent, accept: 'application/json' };
+  }
+
   /** Why a request is not sent at all: interrupted, the service stopped answering, another origin. */
   private async refusal(url: string): Promise<TransportError | undefined> {
-    if (this.stopSignal?.aborted)
-      return { code: 'E_INTERRUPTED', message: 'not sent: the audit was interrupted', notSent: true };
+    if (this.stopSignal?.aborted) return { ...INTERRUPTED };
     let origin: string;
     try {
       origin = new URL(url).origin;
@@ -352,7 +362,7 @@ export class HttpClient {
   private async probe(): Promise<{ outcome: Outcome; what: string }> {
     const last = this.lastFailedGet;
     const url = last?.url ?? this.baseUrl;
-    const headers = last?.headers ?? { 'user-agent': this.opts.userAgent, accept: 'application/json' };
+    const headers = last?.headers ?? this.ownHeaders();
     const raw = await this.once(
       { method: 'GET', url, headers, body: undefined },
       { method: 'GET', path: url },
@@ -381,7 +391,7 @@ export class HttpClient {
       sentAt = await this.pacer.turn(this.stopSignal, mode);
     } catch {
       const raw = blankRaw(out);
-      raw.error = { code: 'E_INTERRUPTED', message: 'not sent: the audit was interrupted', notSent: true };
+      raw.error = { ...INTERRUPTED };
       return raw;
     }
     const raw = await this.transport.send(out, {

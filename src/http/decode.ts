@@ -1,8 +1,7 @@
 // Reading an answer's body, decoded as it streams in when compressed (gzip, deflate, br), so the cap counts decoded bytes.
 import { pipeline, Readable, type Transform } from 'node:stream';
 import * as zlib from 'node:zlib';
-import { KEPT_WHEN_TRUNCATED, readBody, type BodyLimits, type BodyRead } from './body.js';
-import { SAFE_METHODS } from '../core/methods.js';
+import { isEssential, KEPT_WHEN_TRUNCATED, readBody, type BodyLimits, type BodyRead } from './body.js';
 
 /** A body the reader iterates and can stop (see readBody). */
 export type BodyStream = AsyncIterable<Buffer> & { destroy(): unknown };
@@ -143,8 +142,7 @@ export async function readAnswer(
     // A compressed length says nothing of the decoded size, unless it alone passes the cap.
     coded && length !== undefined && length <= limits.cap ? undefined : length,
     {
-      // What a write that succeeded answers may name what it created or changed.
-      essential: !SAFE_METHODS.has(method) && status < 300,
+      essential: isEssential(method, status),
       // Other readers usually give memory back within milliseconds: wait for them rather than
       // cut a body under the cap, but leave the deadline room to read it.
       waitUntil: Date.now() + answer.timeoutMs / 2,

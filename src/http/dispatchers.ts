@@ -76,7 +76,6 @@ export interface DispatcherOptions {
   timeoutMs: number;
   /** Sockets per origin at most; 1 makes every request travel over one connection, in turn. */
   connections: number;
-  keepAliveTimeout?: number;
   network?: NetworkOptions;
   /** Called for each connection established (after the TLS handshake, and the tunnel when proxied). */
   onConnect?: () => void;
@@ -113,7 +112,7 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
   const common = {
     connections,
     ...(connections === 1 ? { pipelining: 1 } : {}),
-    keepAliveTimeout: opts.keepAliveTimeout ?? 4000,
+    keepAliveTimeout: 4000,
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
     factory,

@@ -5,8 +5,13 @@ import { ownCopy } from '../core/shapes.js';
 import type { TransportError } from '../core/transport-errors.js';
 import type { Coding } from './decode.js';
 import { evidenceOf } from './evidence.js';
-import { KEPT_TEXT, LARGE_TEXT, type BodyValue } from './json.js';
+import type { BodyValue } from './json.js';
 import type { Redactor } from './redact.js';
+
+/** A complete body over this many characters keeps only an excerpt as text (see `toExchange`). */
+const LARGE_TEXT = 1024 * 1024;
+/** Characters of a large body's text kept (its evidence is made from the whole). */
+const KEPT_TEXT = 16 * 1024;
 
 const NO_BODY: BodyValue = {
   text: '',

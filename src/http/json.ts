@@ -59,11 +59,6 @@ export function parseJson(text: string, limit: number = MAX_JSON_DEPTH): JsonPar
   }
 }
 
-/** A complete body over this many characters keeps only an excerpt as text (see `bodyValue`). */
-export const LARGE_TEXT = 1024 * 1024;
-/** Characters of a large body's text kept (its evidence is made from the whole). */
-export const KEPT_TEXT = 16 * 1024;
-
 /** A body read as text and, when it is JSON, as a value. */
 export interface BodyValue {
   text: string;

@@ -1,12 +1,8 @@
 // When the client may send its next request: 429 pauses, --max-rps spacing, and a rate that adapts to the service's limiter.
+import type { Clock } from '../core/context.js';
 import { rateBudget, sleep } from './retry.js';
 
-/** Time as the client waits it (429 pauses, --max-rps spacing); tests inject a fake one. */
-export interface Clock {
-  now(): number;
-  /** Resolves after `ms`, or rejects when the signal aborts. */
-  sleep(ms: number, signal?: AbortSignal): Promise<void>;
-}
+export type { Clock };
 
 /** The wall clock and real timers. */
 export const realClock: Clock = { now: () => Date.now(), sleep };

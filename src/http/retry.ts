@@ -83,9 +83,9 @@ export function rateBudget(
   for (const prefix of ['ratelimit', 'x-ratelimit', 'x-rate-limit']) {
     const remaining = count(headers[`${prefix}-remaining`]);
     if (remaining === undefined) continue;
-    const reset = resetHeader({ [`${prefix}-reset`]: headers[`${prefix}-reset`] ?? '' }, now);
-    if (!reset) continue;
-    return { remaining, resetMs: reset.ms, limit: count(headers[`${prefix}-limit`]) };
+    const resetMs = resetIn(headers[`${prefix}-reset`], now);
+    if (resetMs === undefined) continue;
+    return { remaining, resetMs, limit: count(headers[`${prefix}-limit`]) };
   }
   const remaining = combinedField(headers, 'remaining', 'r');
   const reset = combinedField(headers, 'reset', 't');
@@ -93,21 +93,25 @@ export function rateBudget(
   return { remaining, resetMs: reset * 1000, limit: combinedField(headers, 'limit', 'q') };
 }
 
-/** `RateLimit-Reset` and its spellings: seconds from now, or epoch seconds when large. */
+/** The first of `RateLimit-Reset` and its spellings that holds a reset time (see `resetIn`). */
 function resetHeader(
   headers: Record<string, string>,
   now: number,
 ): { ms: number; source: string } | undefined {
   for (const name of ['ratelimit-reset', 'x-ratelimit-reset', 'x-rate-limit-reset']) {
-    const value = headers[name];
-    if (value === undefined) continue;
-    const n = Number(value.trim());
-    if (value.trim() === '' || !Number.isFinite(n) || n < 0) continue;
-    // Large values are epoch seconds (X-RateLimit-Reset on GitHub-style APIs); small ones are deltas.
-    if (n > 1e9) return { ms: Math.max(0, n * 1000 - now), source: headerName(name) };
-    return { ms: Math.round(n * 1000), source: headerName(name) };
+    const ms = resetIn(headers[name], now);
+    if (ms !== undefined) return { ms, source: headerName(name) };
   }
   return undefined;
+}
+
+/** A reset header's value in ms from `now`: seconds from now, or epoch seconds when large. */
+function resetIn(value: string | undefined, now: number): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const n = Number(value.trim());
+  if (!Number.isFinite(n) || n < 0) return undefined;
+  // Large values are epoch seconds (X-RateLimit-Reset on GitHub-style APIs); small ones are deltas.
+  return n > 1e9 ? Math.max(0, n * 1000 - now) : Math.round(n * 1000);
 }
 
 /** A field of the combined `RateLimit` header (`name=`, or its short draft name), as a count. */

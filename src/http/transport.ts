@@ -1,7 +1,6 @@
 // One request over undici, no retries or redirects: the dispatchers, the deadline, the body read within the caps.
 import { request, type Dispatcher } from 'undici';
-import { HELD_FROM, KEPT_WHEN_TRUNCATED, type BodyLimits } from './body.js';
-import { SAFE_METHODS } from '../core/methods.js';
+import { HELD_FROM, isEssential, KEPT_WHEN_TRUNCATED, type BodyLimits } from './body.js';
 import { readAnswer, type BodyStream } from './decode.js';
 import { createDispatcher, type NetworkOptions } from './dispatchers.js';
 import { describeError } from './errors.js';
@@ -214,8 +213,7 @@ async function admitValue(
   const value = raw.value;
   if (value === undefined || !value.isJson || value.jsonCost < HELD_FROM) return;
   if (typeof value.json !== 'object' || value.json === null) return; // a lone string: held with its exchange
-  const essential = !SAFE_METHODS.has(method) && raw.status !== undefined && raw.status < 300;
-  if (await limits.admit(value.json, value.jsonCost, essential)) {
+  if (await limits.admit(value.json, value.jsonCost, isEssential(method, raw.status))) {
     raw.valueHeld = true;
     return;
   }
