@@ -23,7 +23,7 @@ import type {
   Secret,
   WebhookReceiverConfig,
 } from '../core/types.js';
-import { deepEqual, idOf, listIds, unwrapItem, unwrapList } from '../core/shapes.js';
+import { deepEqual, idOf, listIds, unwrapItem } from '../core/shapes.js';
 import { byQuery, itemTemplate } from '../core/addressing.js';
 import { existence } from '../core/error-body.js';
 import { hasTemplate, renderPayload, renderText, uniqueValue } from '../core/payloads.js';
@@ -332,7 +332,7 @@ export class TaskContext implements CheckContext {
     }
     // An item of the audit's own first: even a GET may change an item (a view counter), and the
     // audit reads items it did not create only when it cannot create one.
-    let path = this.deps.ledger.pending().find((e) => e.resource === r.name)?.path;
+    let path = this.ownItem(r)?.path;
     if (path === undefined && this.canCreate(r)) {
       try {
         path = (await this.create({ resource: r })).path;
@@ -341,9 +341,8 @@ export class TaskContext implements CheckContext {
         if (!(err instanceof SkipSignal)) throw err;
       }
     }
-    if (path === undefined && r.operations.includes('list')) {
-      const list = await this.send({ method: 'GET', path: r.path });
-      const id = list.status === 200 ? listIds(list.json, r.idField, r.name)?.[0] : undefined;
+    if (path === undefined) {
+      const [id] = await this.listedIds(r);
       if (id !== undefined) path = itemPathOf(r, id);
     }
     if (path === undefined) {
@@ -356,14 +355,7 @@ export class TaskContext implements CheckContext {
 
   async unknownId(resource?: ResourceConfig): Promise<string> {
     const r = resource ?? this.requireResource();
-    const mine = this.deps.ledger.pending().find((e) => e.resource === r.name);
-    let sample = mine && this.deps.custody.targetOf(this.deps.client.resolve(mine.path))?.id;
-    if (sample === undefined && r.operations.includes('list')) {
-      const list = await this.send({ method: 'GET', path: r.path });
-      sample = unwrapList(list.json, r.name)
-        ?.map((item) => idOf(item, r.idField))
-        .find((id) => id !== undefined);
-    }
+    const sample = this.ownItem(r)?.id ?? (await this.listedIds(r))[0];
     for (let attempt = 0; attempt < 3; attempt++) {
       const id = neverIssuedId(sample);
       const probe = await this.send({ method: 'GET', path: this.itemPath(id, r) });
@@ -387,11 +379,7 @@ export class TaskContext implements CheckContext {
       return out;
     }
     const why = this.createBlocker(r) as string;
-    let listed: string[] = [];
-    if (r.operations.includes('list')) {
-      const list = await this.send({ method: 'GET', path: r.path });
-      listed = list.status === 200 ? (listIds(list.json, r.idField, r.name) ?? []) : [];
-    }
+    const listed = await this.listedIds(r);
     if (listed.length < atLeast) {
       const where = r.operations.includes('list')
         ? `the collection lists ${listed.length === 0 ? 'none' : `only ${listed.length}`} with a "${r.idField}"`
@@ -401,6 +389,20 @@ export class TaskContext implements CheckContext {
       );
     }
     return listed.slice(0, n).map((id) => ({ id, path: this.itemPath(id, r), origin: 'listed' }));
+  }
+
+  /** The newest item the audit created in the resource and has not deleted: its path, and its id. */
+  private ownItem(r: ResourceConfig): { path: string; id?: string } | undefined {
+    const entry = this.deps.ledger.pending().find((e) => e.resource === r.name);
+    if (!entry) return undefined;
+    return { path: entry.path, id: this.deps.custody.targetOf(this.deps.client.resolve(entry.path))?.id };
+  }
+
+  /** The ids the collection's first page lists: none when it declares no list or does not answer 200 with one. */
+  private async listedIds(r: ResourceConfig): Promise<string[]> {
+    if (!r.operations.includes('list')) return [];
+    const list = await this.send({ method: 'GET', path: r.path });
+    return list.status === 200 ? (listIds(list.json, r.idField, r.name) ?? []) : [];
   }
 
   notSent(request: { method?: string; path: string }, why: string): Evidence {
