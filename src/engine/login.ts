@@ -3,6 +3,7 @@ import type { Exchange } from '../core/check.js';
 import { ConformanceError } from '../core/errors.js';
 import type { AuditConfig, LoginConfig, Secret } from '../core/types.js';
 import { statusText } from '../core/verdicts.js';
+import { pointerGet } from '../core/pointer.js';
 import type { HttpClient } from '../http/client.js';
 
 /** Characters of the answer quoted in the message of a failed login. */
@@ -59,7 +60,7 @@ async function obtain(client: HttpClient, login: LoginConfig): Promise<Secret> {
   // Not quoted: a 2xx body may be the token itself, as text.
   if (!x.isJson)
     fail(`answered ${statusText(x)} with a body that is not JSON (${x.text.length} characters, not shown)`);
-  const token = atPointer(x.json, login.token);
+  const token = pointerGet(x.json, login.token);
   // A 2xx login answer holds credentials: its values are never quoted, only where strings are.
   if (token === undefined)
     fail(`answered ${statusText(x)}, but the pointer ${login.token} matches nothing in it${shapeOf(x.json)}`);
@@ -101,20 +102,6 @@ function pathOf(x: Exchange): string {
   } catch {
     return x.url;
   }
-}
-
-/** The value at a JSON pointer (RFC 6901), or undefined when it matches nothing. */
-export function atPointer(root: unknown, pointer: string): unknown {
-  if (pointer === '') return root;
-  let node = root;
-  for (const raw of pointer.slice(1).split('/')) {
-    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    if (Array.isArray(node) && /^(0|[1-9]\d*)$/.test(key)) node = node[Number(key)];
-    else if (node !== null && typeof node === 'object' && !Array.isArray(node) && Object.hasOwn(node, key))
-      node = (node as Record<string, unknown>)[key];
-    else return undefined;
-  }
-  return node;
 }
 
 /** A JSON pointer as a jq path: /data/0/token -> .["data"][0]["token"] */
