@@ -24,14 +24,14 @@ import type {
   WebhookReceiverConfig,
 } from '../core/types.js';
 import { deepEqual, idOf, listIds, unwrapItem } from '../core/shapes.js';
-import { byQuery, itemTemplate } from '../core/addressing.js';
+import { byQuery, itemTemplate, itemUrl } from '../core/addressing.js';
 import { existence } from '../core/error-body.js';
 import { hasTemplate, renderPayload, renderText, uniqueValue } from '../core/payloads.js';
 import { requestLine, statusText } from '../core/verdicts.js';
 import type { HttpClient } from '../http/client.js';
 import { curlLine } from '../http/curl.js';
 import type { Ledger } from './ledger.js';
-import { itemPathOf, type Custody } from './custody.js';
+import type { Custody } from './custody.js';
 import { StateReader } from './state-service.js';
 import { deliveryEvidence, WebhookReceiver } from './webhook-receiver.js';
 
@@ -243,7 +243,7 @@ export class TaskContext implements CheckContext {
   }
 
   itemPath(id: string, resource?: ResourceConfig): string {
-    const path = itemPathOf(resource ?? this.requireResource(), id);
+    const path = itemUrl(resource ?? this.requireResource(), id);
     if (path === undefined) {
       this.skip(
         `the service named an item ${JSON.stringify(id)}, which no URL can address as one item (a "." or ".." path segment names another URL)`,
@@ -343,7 +343,7 @@ export class TaskContext implements CheckContext {
     }
     if (path === undefined) {
       const [id] = await this.listedIds(r);
-      if (id !== undefined) path = itemPathOf(r, id);
+      if (id !== undefined) path = itemUrl(r, id);
     }
     if (path === undefined) {
       return `could not prove the item URL ${template} is served: no known ${r.name} item to read (none listed, and the audit cannot create one)`;
