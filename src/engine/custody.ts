@@ -2,7 +2,7 @@
 import type { Adoption, Created, Exchange, SendOptions } from '../core/check.js';
 import type { AuditConfig, ResourceConfig } from '../core/types.js';
 import { idOf, listIds, unwrapItem } from '../core/shapes.js';
-import { answered, is2xx, requestLine } from '../core/verdicts.js';
+import { answered, is2xx } from '../core/verdicts.js';
 import type { HttpClient } from '../http/client.js';
 import type { Ledger } from './ledger.js';
 import { SeenIds } from './seen-ids.js';
@@ -351,9 +351,4 @@ function bodyOf(options: SendOptions): unknown {
   } catch {
     return undefined;
   }
-}
-
-/** "POST /v1/widgets" of an unaccounted create, for messages. */
-export function createLine(create: Unaccounted): string {
-  return requestLine({ method: 'POST', url: create.url });
 }
