@@ -216,13 +216,13 @@ export class TaskContext implements CheckContext {
     const error = exchange.error;
     if (exchange.status === 429 && options.retryOn429 !== false && !this.signal.aborted) {
       this.skip(
-        `rate-limited: ${exchange.method} ${pathOf(exchange.url)} was still answered 429 after the audit waited as the service said (bounded), so this check could not be judged`,
+        `rate-limited: ${requestLine(exchange)} was still answered 429 after the audit waited as the service said (bounded), so this check could not be judged`,
       );
     }
     if (error?.code === 'E_SERVICE_DOWN') this.skip(`not finished: ${error.reason}`);
     // A request of a kind that hangs was not sent: what needed it is not judged (ERR-SERVER names them).
     if (error?.code === 'E_HANGS')
-      this.skip(`not judged: ${exchange.method} ${pathOf(exchange.url)} was not sent: ${error.reason}`);
+      this.skip(`not judged: ${requestLine(exchange)} was not sent: ${error.reason}`);
     if (error?.code === 'E_INTERRUPTED' && this.signal.aborted)
       this.skip('not finished: the audit was interrupted');
     return exchange;
@@ -481,16 +481,6 @@ export class ResourceTaskContext extends TaskContext implements ResourceCheckCon
 /** Why no more items are created in a resource whose creates name no id (see Custody.noIdReason). */
 function noMoreCreates(r: ResourceConfig, why: string): string {
   return `the audit creates nothing more in ${r.name}: ${why} (set createdIdFrom to a JSON pointer or location; create-answers-201 reports it)`;
-}
-
-/** The path and query of a URL (the URL itself when it does not parse). */
-function pathOf(url: string): string {
-  try {
-    const u = new URL(url);
-    return u.pathname + u.search;
-  } catch {
-    return url;
-  }
 }
 
 /** An id of the same shape as `sample` that no service would have issued. */
