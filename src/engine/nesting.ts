@@ -2,6 +2,7 @@
 import type { ResourceConfig } from '../core/types.js';
 import { fillTemplate, itemTemplate, placeholders } from '../core/addressing.js';
 import { answered } from '../core/verdicts.js';
+import { ancestors } from '../config/shapes.js';
 import type { HttpClient } from '../http/client.js';
 import type { Custody } from './custody.js';
 import type { SendOptions } from '../core/check.js';
@@ -32,16 +33,8 @@ export async function bindNested(
   const unbound = new Map<string, string>();
   /** Ancestor ids of each bound (or top-level) resource, outermost first. */
   const chains = new Map<string, string[]>();
-  const depth = (r: ResourceConfig): number => {
-    let d = 0;
-    for (let at = r; at.parent !== undefined && d <= resources.length; d++) {
-      const parent = resources.find((p) => p.name === at.parent);
-      if (!parent) break;
-      at = parent;
-    }
-    return d;
-  };
-  const nested = resources.filter((r) => r.parent !== undefined).sort((a, b) => depth(a) - depth(b));
+  const depth = (r: ResourceConfig): number => ancestors(r, declared).length;
+  const nested = declared.filter((r) => r.parent !== undefined).sort((a, b) => depth(a) - depth(b));
   for (const r of nested) {
     const index = resources.findIndex((x) => x.name === r.name);
     const parent = resources.find((p) => p.name === r.parent)!;
