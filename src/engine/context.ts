@@ -23,8 +23,8 @@ import type {
   Secret,
   WebhookReceiverConfig,
 } from '../core/types.js';
-import { deepEqual, idOf, listIds, unwrapItem, unwrapList } from '../core/shapes.js';
-import { byQuery, itemTemplate } from '../core/addressing.js';
+import { deepEqual, idOf, listIds, unwrapItem } from '../core/shapes.js';
+import { byQuery, itemTemplate, itemUrl } from '../core/addressing.js';
 import { existence } from '../core/error-body.js';
 import { SAFE_METHODS } from '../core/methods.js';
 import { hasTemplate, renderPayload, renderText, uniqueValue } from '../core/payloads.js';
@@ -32,7 +32,7 @@ import { requestLine, statusText } from '../core/verdicts.js';
 import type { HttpClient } from '../http/client.js';
 import { curlLine } from '../http/curl.js';
 import type { Ledger } from './ledger.js';
-import { itemPathOf, type Custody } from './custody.js';
+import type { Custody } from './custody.js';
 import { StateReader } from './state-service.js';
 import { deliveryEvidence, WebhookReceiver } from './webhook-receiver.js';
 
@@ -215,13 +215,13 @@ export class TaskContext implements CheckContext {
     const error = exchange.error;
     if (exchange.status === 429 && options.retryOn429 !== false && !this.signal.aborted) {
       this.skip(
-        `rate-limited: ${exchange.method} ${pathOf(exchange.url)} was still answered 429 after the audit waited as the service said (bounded), so this check could not be judged`,
+        `rate-limited: ${requestLine(exchange)} was still answered 429 after the audit waited as the service said (bounded), so this check could not be judged`,
       );
     }
     if (error?.code === 'E_SERVICE_DOWN') this.skip(`not finished: ${error.reason}`);
     // A request of a kind that hangs was not sent: what needed it is not judged (ERR-SERVER names them).
     if (error?.code === 'E_HANGS')
-      this.skip(`not judged: ${exchange.method} ${pathOf(exchange.url)} was not sent: ${error.reason}`);
+      this.skip(`not judged: ${requestLine(exchange)} was not sent: ${error.reason}`);
     if (error?.code === 'E_INTERRUPTED' && this.signal.aborted)
       this.skip('not finished: the audit was interrupted');
     return exchange;
@@ -242,7 +242,7 @@ export class TaskContext implements CheckContext {
   }
 
   itemPath(id: string, resource?: ResourceConfig): string {
-    const path = itemPathOf(resource ?? this.requireResource(), id);
+    const path = itemUrl(resource ?? this.requireResource(), id);
     if (path === undefined) {
       this.skip(
         `the service named an item ${JSON.stringify(id)}, which no URL can address as one item (a "." or ".." path segment names another URL)`,
@@ -331,7 +331,7 @@ export class TaskContext implements CheckContext {
     }
     // An item of the audit's own first: even a GET may change an item (a view counter), and the
     // audit reads items it did not create only when it cannot create one.
-    let path = this.deps.ledger.pending().find((e) => e.resource === r.name)?.path;
+    let path = this.ownItem(r)?.path;
     if (path === undefined && this.canCreate(r)) {
       try {
         path = (await this.create({ resource: r })).path;
@@ -340,10 +340,9 @@ export class TaskContext implements CheckContext {
         if (!(err instanceof SkipSignal)) throw err;
       }
     }
-    if (path === undefined && r.operations.includes('list')) {
-      const list = await this.send({ method: 'GET', path: r.path });
-      const id = list.status === 200 ? listIds(list.json, r.idField, r.name)?.[0] : undefined;
-      if (id !== undefined) path = itemPathOf(r, id);
+    if (path === undefined) {
+      const [id] = await this.listedIds(r);
+      if (id !== undefined) path = itemUrl(r, id);
     }
     if (path === undefined) {
       return `could not prove the item URL ${template} is served: no known ${r.name} item to read (none listed, and the audit cannot create one)`;
@@ -355,14 +354,7 @@ export class TaskContext implements CheckContext {
 
   async unknownId(resource?: ResourceConfig): Promise<string> {
     const r = resource ?? this.requireResource();
-    const mine = this.deps.ledger.pending().find((e) => e.resource === r.name);
-    let sample = mine && this.deps.custody.targetOf(this.deps.client.resolve(mine.path))?.id;
-    if (sample === undefined && r.operations.includes('list')) {
-      const list = await this.send({ method: 'GET', path: r.path });
-      sample = unwrapList(list.json, r.name)
-        ?.map((item) => idOf(item, r.idField))
-        .find((id) => id !== undefined);
-    }
+    const sample = this.ownItem(r)?.id ?? (await this.listedIds(r))[0];
     for (let attempt = 0; attempt < 3; attempt++) {
       const id = neverIssuedId(sample);
       const probe = await this.send({ method: 'GET', path: this.itemPath(id, r) });
@@ -386,11 +378,7 @@ export class TaskContext implements CheckContext {
       return out;
     }
     const why = this.createBlocker(r) as string;
-    let listed: string[] = [];
-    if (r.operations.includes('list')) {
-      const list = await this.send({ method: 'GET', path: r.path });
-      listed = list.status === 200 ? (listIds(list.json, r.idField, r.name) ?? []) : [];
-    }
+    const listed = await this.listedIds(r);
     if (listed.length < atLeast) {
       const where = r.operations.includes('list')
         ? `the collection lists ${listed.length === 0 ? 'none' : `only ${listed.length}`} with a "${r.idField}"`
@@ -400,6 +388,20 @@ export class TaskContext implements CheckContext {
       );
     }
     return listed.slice(0, n).map((id) => ({ id, path: this.itemPath(id, r), origin: 'listed' }));
+  }
+
+  /** The newest item the audit created in the resource and has not deleted: its path, and its id. */
+  private ownItem(r: ResourceConfig): { path: string; id?: string } | undefined {
+    const entry = this.deps.ledger.pending().find((e) => e.resource === r.name);
+    if (!entry) return undefined;
+    return { path: entry.path, id: this.deps.custody.targetOf(this.deps.client.resolve(entry.path))?.id };
+  }
+
+  /** The ids the collection's first page lists: none when it declares no list or does not answer 200 with one. */
+  private async listedIds(r: ResourceConfig): Promise<string[]> {
+    if (!r.operations.includes('list')) return [];
+    const list = await this.send({ method: 'GET', path: r.path });
+    return list.status === 200 ? (listIds(list.json, r.idField, r.name) ?? []) : [];
   }
 
   notSent(request: { method?: string; path: string }, why: string): Evidence {
@@ -478,16 +480,6 @@ export class ResourceTaskContext extends TaskContext implements ResourceCheckCon
 /** Why no more items are created in a resource whose creates name no id (see Custody.noIdReason). */
 function noMoreCreates(r: ResourceConfig, why: string): string {
   return `the audit creates nothing more in ${r.name}: ${why} (set createdIdFrom to a JSON pointer or location; create-answers-201 reports it)`;
-}
-
-/** The path and query of a URL (the URL itself when it does not parse). */
-function pathOf(url: string): string {
-  try {
-    const u = new URL(url);
-    return u.pathname + u.search;
-  } catch {
-    return url;
-  }
 }
 
 /** An id of the same shape as `sample` that no service would have issued. */

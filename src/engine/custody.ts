@@ -2,7 +2,7 @@
 import type { Adoption, Created, Exchange, SendOptions } from '../core/check.js';
 import type { AuditConfig, ResourceConfig } from '../core/types.js';
 import { idOf, listIds, unwrapItem } from '../core/shapes.js';
-import { answered, is2xx, requestLine } from '../core/verdicts.js';
+import { answered, is2xx } from '../core/verdicts.js';
 import type { HttpClient } from '../http/client.js';
 import type { Ledger } from './ledger.js';
 import { SeenIds } from './seen-ids.js';
@@ -33,13 +33,6 @@ export interface Unaccounted {
 
 /** Unaccounted creates kept per resource (more are counted, not kept). */
 const MAX_UNACCOUNTED = 50;
-
-export { addressable };
-
-/** The URL of an item (path and query): its template filled with the id; undefined for an id no URL can address. */
-export function itemPathOf(r: ResourceConfig, id: string): string | undefined {
-  return itemUrl(r, id);
-}
 
 /**
  * Fed every exchange (`observe`) and every request a check sends (`settle`), it keeps the seen-ids
@@ -167,7 +160,7 @@ export class Custody {
       if (x.method === 'POST') await this.adopt(x, r, bodyOf(options), point, client);
       return;
     }
-    const path = itemPathOf(r, id);
+    const path = itemUrl(r, id);
     if (!path || !is2xx(x)) return;
     if (x.method === 'DELETE') this.ledger.markDeleted(path);
     else if (x.method === 'PUT' || x.method === 'PATCH') {
@@ -243,7 +236,7 @@ export class Custody {
     }
     const created: Created = {
       id,
-      path: itemPathOf(r, id)!,
+      path: itemUrl(r, id)!,
       item: unwrapItem(x.json, r.idField),
       exchange: x,
     };
@@ -284,7 +277,7 @@ export class Custody {
 
   /** True when the ledger holds this item as created by the audit and not yet deleted. */
   private ours(r: ResourceConfig, id: string): boolean {
-    const path = itemPathOf(r, id);
+    const path = itemUrl(r, id);
     const entry = path === undefined ? undefined : this.ledger.get(path);
     return entry !== undefined && !entry.deleted;
   }
@@ -358,9 +351,4 @@ function bodyOf(options: SendOptions): unknown {
   } catch {
     return undefined;
   }
-}
-
-/** "POST /v1/widgets" of an unaccounted create, for messages. */
-export function createLine(create: Unaccounted): string {
-  return requestLine({ method: 'POST', url: create.url });
 }

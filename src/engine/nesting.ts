@@ -1,46 +1,43 @@
 // Nested resources: a parent item of the audit's own for each, and the child's templates bound to its ids.
-import type { AuditConfig, ResourceConfig } from '../core/types.js';
+import type { ResourceConfig } from '../core/types.js';
 import { fillTemplate, itemTemplate, placeholders } from '../core/addressing.js';
 import { answered } from '../core/verdicts.js';
+import { ancestors } from '../config/shapes.js';
 import type { HttpClient } from '../http/client.js';
 import type { Custody } from './custody.js';
 import type { SendOptions } from '../core/check.js';
 
 /** What binding made of the nested resources: bound forms, and why the others do not run. */
 export interface Bindings {
+  /** The resources as the run addresses them: the nested ones bound, in the order given. */
+  resources: ResourceConfig[];
   /** Why a nested resource is not audited (its checks are skipped with this), by name. */
   unbound: Map<string, string>;
 }
 
 /**
- * Binds every nested resource of `run` (outermost first) in place: its `path` and `item` get the
- * ids of a parent chain. The parent item is one the audit creates now (with the parent's sample,
+ * Binds every nested resource (outermost first): its `path` and `item` get the ids of a parent
+ * chain. The parent item is one the audit creates now (with the parent's sample,
  * through custody, so cleanup deletes it after the children: the ledger deletes newest first);
  * under `--read-only` it is `parentId`, and nothing is created. A resource whose parent cannot be
  * had is left unbound, with the reason.
  */
 export async function bindNested(
-  run: AuditConfig,
+  declared: readonly ResourceConfig[],
   client: HttpClient,
   custody: Custody,
   options: { readOnly: boolean; payload: (r: ResourceConfig) => unknown },
 ): Promise<Bindings> {
+  // Bound in this copy as they go, so a grandchild is created under its parent's bound path.
+  const resources = [...declared];
   const unbound = new Map<string, string>();
   /** Ancestor ids of each bound (or top-level) resource, outermost first. */
   const chains = new Map<string, string[]>();
-  const depth = (r: ResourceConfig): number => {
-    let d = 0;
-    for (let at = r; at.parent !== undefined && d <= run.resources.length; d++) {
-      const parent = run.resources.find((p) => p.name === at.parent);
-      if (!parent) break;
-      at = parent;
-    }
-    return d;
-  };
-  const nested = run.resources.filter((r) => r.parent !== undefined).sort((a, b) => depth(a) - depth(b));
+  const depth = (r: ResourceConfig): number => ancestors(r, declared).length;
+  const nested = declared.filter((r) => r.parent !== undefined).sort((a, b) => depth(a) - depth(b));
   for (const r of nested) {
-    const index = run.resources.findIndex((x) => x.name === r.name);
-    const parent = run.resources.find((p) => p.name === r.parent)!;
+    const index = resources.findIndex((x) => x.name === r.name);
+    const parent = resources.find((p) => p.name === r.parent)!;
     const why = unbound.get(parent.name);
     if (why !== undefined) {
       unbound.set(r.name, `not run: ${r.name} is nested under ${parent.name}, which is not audited (${why})`);
@@ -64,11 +61,11 @@ export async function bindNested(
       continue;
     }
     const bound: ResourceConfig = { ...r, path, item };
-    run.resources[index] = bound;
+    resources[index] = bound;
     custody.bind(bound);
     chains.set(r.name, ids);
   }
-  return { unbound };
+  return { resources, unbound };
 }
 
 /** The id of the parent item to nest the resource under, or why there is none. */

@@ -4,7 +4,8 @@ import type { HttpClient } from '../http/client.js';
 import { idOf } from '../core/shapes.js';
 import { compareWritten } from '../core/written.js';
 import type { Ledger } from './ledger.js';
-import { itemPathOf, type Custody, type Unaccounted } from './custody.js';
+import type { Custody, Unaccounted } from './custody.js';
+import { itemUrl } from '../core/addressing.js';
 import { MAX_COLLECTION_PAGES, readCollection } from './collection-read.js';
 
 type Entry = CleanupReport['leftovers'][number];
@@ -61,7 +62,7 @@ export async function recover(
     const others: string[] = [];
     for (const item of read.items) {
       const id = idOf(item, r.idField);
-      const path = id === undefined ? undefined : itemPathOf(r, id);
+      const path = id === undefined ? undefined : itemUrl(r, id);
       if (id === undefined || path === undefined) continue;
       if (ledger.get(path) || custody.seen.seenBefore(resource, id, since)) continue;
       const url = client.resolve(path);

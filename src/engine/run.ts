@@ -64,8 +64,7 @@ const EVIDENCE_PROBLEMS = 10;
 const MAX_EVIDENCE = 20;
 
 /** Runs the audit and returns its result; throws UnreachableError when the target cannot be reached. */
-export async function runAudit(configured: AuditConfig, options: RunOptions): Promise<RunResult> {
-  let config = configured;
+export async function runAudit(config: AuditConfig, options: RunOptions): Promise<RunResult> {
   const started = Date.now();
   const startedAt = new Date(started).toISOString();
   const signal = options.signal ?? new AbortController().signal;
@@ -78,9 +77,7 @@ export async function runAudit(configured: AuditConfig, options: RunOptions): Pr
     shard: options.shard,
   });
   const ledger = new Ledger();
-  // The config as this run addresses it: nested resources are bound to a parent item of their own.
-  const run: AuditConfig = { ...config, resources: [...config.resources] };
-  const custody = new Custody(run, ledger);
+  const custody = new Custody(config, ledger);
   const hub = new ObserverHub(plan.observers, config);
   /** Off during the reachability probe and cleanup: observers judge only the checks' own traffic. */
   let observing = false;
@@ -112,15 +109,13 @@ export async function runAudit(configured: AuditConfig, options: RunOptions): Pr
   try {
     if (!options.skipPreflight) await preflight(client);
     // The tokens a login obtains are needed by every check, the credential probe below included.
-    config = await logIn(client, config);
-    // `run` was copied before the login: the checks read the obtained tokens (and their secrets) from it.
-    Object.assign(run, { auth: config.auth, secrets: config.secrets });
+    const loggedIn = await logIn(client, config);
     if (!options.skipPreflight) {
-      const first = await credentialsAccepted(client, config);
-      if (!options.force) await collectionsFound(client, config, first);
+      const first = await credentialsAccepted(client, loggedIn);
+      if (!options.force) await collectionsFound(client, loggedIn, first);
     }
     observing = true;
-    const { unbound } = await bindNested(run, client, custody, {
+    const { resources, unbound } = await bindNested(config.resources, client, custody, {
       readOnly: options.readOnly ?? false,
       payload: (r) => {
         const body = renderPayload(r.sample, { unique: uniqueValue() });
@@ -128,6 +123,9 @@ export async function runAudit(configured: AuditConfig, options: RunOptions): Pr
         return body;
       },
     });
+    // The config as this run addresses it: the tokens the login obtained, and nested resources
+    // bound to a parent item of their own.
+    const run: AuditConfig = { ...loggedIn, resources };
     const results: CheckResult[] = [];
     const reported = plan.tasks.filter((t) => !t.silent).length;
     // Observers give a row per resource plus at most one API-wide row each: an upper bound until

@@ -1,7 +1,7 @@
 // Custody of test data: the seen-ids registry, which ids may be adopted, and what cleanup compares.
 import { describe, expect, it } from '@jest/globals';
 import { compareWritten, shownFor } from '../../src/core/written.js';
-import { addressable, itemPathOf } from '../../src/engine/custody.js';
+import { addressable, itemUrl } from '../../src/core/addressing.js';
 import { MAX_SEEN_IDS, SeenIds } from '../../src/engine/seen-ids.js';
 import { auditFixture } from '../../src/testing/check-tester.js';
 import { catalogue } from '../../suites/index.js';
@@ -11,8 +11,8 @@ const widgets = { name: 'widgets', path: '/widgets', idField: 'id' } as Resource
 
 describe('ids as path segments', () => {
   it('percent-encodes an id as one segment and refuses dot segments', () => {
-    expect(itemPathOf(widgets, 'a/b c')).toBe('/widgets/a%2Fb%20c');
-    expect(itemPathOf(widgets, '7')).toBe('/widgets/7');
+    expect(itemUrl(widgets, 'a/b c')).toBe('/widgets/a%2Fb%20c');
+    expect(itemUrl(widgets, '7')).toBe('/widgets/7');
     for (const id of ['.', '..', 'x/../1', 'x/./1', '../1', 'x\\..\\1', ''])
       expect({ id, ok: addressable(id) }).toEqual({ id, ok: false });
     for (const id of ['...', '.hidden', 'v1.2', 'a..b', '%2e%2e'])
