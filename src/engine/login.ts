@@ -4,7 +4,6 @@ import { ConformanceError } from '../core/errors.js';
 import { pointerGet, pointerTokens } from '../core/pointer.js';
 import type { AuditConfig, LoginConfig, Secret } from '../core/types.js';
 import { statusText } from '../core/verdicts.js';
-import { pointerGet } from '../core/pointer.js';
 import type { HttpClient } from '../http/client.js';
 
 /** Characters of the answer quoted in the message of a failed login. */
