@@ -103,14 +103,19 @@ describe('a body sent one byte at a time', () => {
   }, 120_000);
 
   it('the correct variant: every answer sent one byte per chunk, but complete, passes untouched', async () => {
-    const server = await startReshaping((answer, _req, res) => {
-      const headers = { ...answer.headers };
-      delete headers['content-length'];
-      res.writeHead(answer.status, headers);
-      // Each write is a chunk of its own (chunked encoding): the client sees one byte per chunk.
-      for (let at = 0; at < answer.body.length; at++) res.write(answer.body.subarray(at, at + 1));
-      res.end();
-    });
+    const server = await startReshaping(
+      (answer, _req, res) => {
+        const headers = { ...answer.headers };
+        delete headers['content-length'];
+        res.writeHead(answer.status, headers);
+        // Each write is a chunk of its own (chunked encoding): the client sees one byte per chunk.
+        for (let at = 0; at < answer.body.length; at++) res.write(answer.body.subarray(at, at + 1));
+        res.end();
+        // A limit of 20 a second: byte-per-chunk answers slow the rate-limit burst to well under the
+        // default 150 a second on a loaded machine, where it would meet no 429 and fail LIM-429.
+      },
+      { rateLimit: { limit: 20, windowMs: 1000, scope: 'endpoint' } },
+    );
     closers.push(() => server.close());
     const out = join(await tempDir(), 'reports');
     const run = await cli(
