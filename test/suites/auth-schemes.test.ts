@@ -209,7 +209,7 @@ describe('broken variants fail exactly the rule they break', () => {
   });
 });
 
-/** A loaded config adjusted to a scheme (CheckTester's config hook is synchronous). */
+/** CheckTester's config hook: the loaded example config with the scheme's credentials and placement. */
 function placed(scheme: Scheme): (config: AuditConfig) => AuditConfig {
   const token = scheme.api.in === 'basic' ? b64(scheme.tokens.full) : scheme.tokens.full;
   const limited = scheme.api.in === 'basic' ? b64(scheme.tokens.limited) : scheme.tokens.limited;
