@@ -14,8 +14,8 @@ export interface FixtureCase {
   api?: ExampleApiOptions;
   /** A custom server instead of the example API. */
   server?: () => Promise<FixtureServer>;
-  /** Adjusts the config the audit runs with (default: config/example.yaml for this server). */
-  config?: (config: AuditConfig, server: FixtureServer) => AuditConfig;
+  /** Adjusts (or replaces) the config the audit runs with (default: config/example.yaml for this server). */
+  config?: (config: AuditConfig, server: FixtureServer) => AuditConfig | Promise<AuditConfig>;
   /** Extra run options (e.g. readOnly). */
   run?: Partial<RunOptions>;
   /**
@@ -38,6 +38,13 @@ export interface CheckTesterOptions {
   with?: Check[];
 }
 
+/** An audit with the records its fixture held before and after it (`{}` where the fixture keeps none). */
+export interface RecordedAudit {
+  result: RunResult;
+  before: Record<string, unknown[]>;
+  after: Record<string, unknown[]>;
+}
+
 /** Audits a fixture with the given checks and returns the whole run. */
 export async function auditFixture(
   checks: Check[],
@@ -54,7 +61,7 @@ export async function auditFixture(
   try {
     const before = server.snapshot?.();
     let config = await exampleConfig(server);
-    if (fixture.config) config = fixture.config(config, server);
+    if (fixture.config) config = await fixture.config(config, server);
     const result = await runAudit(config, {
       catalogue: checks,
       concurrency: 4,

@@ -3,21 +3,15 @@ import { expect } from '@jest/globals';
 import { isDeepStrictEqual } from 'node:util';
 import type { AuditConfig, RunResult } from '../../src/core/types.js';
 import type { RunOptions } from '../../src/engine/run.js';
-import { auditFixture } from '../../src/testing/check-tester.js';
+import { auditFixture, type RecordedAudit } from '../../src/testing/check-tester.js';
 import { altFixture, type AltApiOptions } from '../../src/testing/alt-api/index.js';
 import { catalogue } from '../../suites/index.js';
-
-export interface AltAudit {
-  result: RunResult;
-  before: Record<string, unknown[]>;
-  after: Record<string, unknown[]>;
-}
 
 /** Audits the alternative API with these switches, its hand-written config and the whole catalogue. */
 export async function auditAlt(
   options: AltApiOptions,
   more: { config?: (config: AuditConfig) => AuditConfig; run?: Partial<RunOptions> } = {},
-): Promise<AltAudit> {
+): Promise<RecordedAudit> {
   const { result, before, after } = await auditFixture(catalogue, {
     ...altFixture(options, more.config),
     run: more.run,
@@ -50,7 +44,7 @@ export function skipped(result: RunResult): string[] {
 }
 
 /** Every record held before the audit is still there, byte for byte (the audit touched none of them). */
-export function expectSeedsUntouched(audit: AltAudit): void {
+export function expectSeedsUntouched(audit: RecordedAudit): void {
   for (const [name, records] of Object.entries(audit.before)) {
     const now = audit.after[name] ?? [];
     const changed = records.filter((rec) => !now.some((other) => isDeepStrictEqual(other, rec)));

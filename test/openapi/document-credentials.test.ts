@@ -57,27 +57,30 @@ async function configWithKey(): Promise<string> {
 const credentialIn = (seen: Array<{ headers: IncomingHttpHeaders }>): boolean =>
   seen.some((r) => JSON.stringify(r.headers).includes(KEY));
 
+/** `conformance run` with the X-API-Key config (API_KEY=`key`), the document at `document`, against `api`; `extra` follows --out. */
+async function runWithDocument(document: string, api: FixtureServer, key: string, extra: string[] = []) {
+  return cli(
+    [
+      'run',
+      '--config',
+      await configWithKey(),
+      '--openapi',
+      document,
+      '--base-url',
+      api.baseUrl,
+      '--out',
+      await tempFolder(),
+      ...extra,
+    ],
+    { API_KEY: key },
+  );
+}
+
 describe('--openapi <url> with credentials', () => {
   it('sends the configured credential (as auth places it) to a document on the base URL origin', async () => {
     const seen: Array<{ url: string; headers: IncomingHttpHeaders }> = [];
     const api = await protectedServer(seen);
-    const out = await tempFolder();
-    const r = await cli(
-      [
-        'run',
-        '--config',
-        await configWithKey(),
-        '--openapi',
-        `${api.origin}/openapi.json`,
-        '--base-url',
-        api.baseUrl,
-        '--out',
-        out,
-        '--only',
-        'RES-NOUN',
-      ],
-      { API_KEY: KEY },
-    );
+    const r = await runWithDocument(`${api.origin}/openapi.json`, api, KEY, ['--only', 'RES-NOUN']);
     expect(r.stderr).not.toContain('cannot fetch');
     expect(r.code).toBe(0);
     expect(seen.find((x) => x.url === '/openapi.json')?.headers['x-api-key']).toBe(KEY);
@@ -87,20 +90,7 @@ describe('--openapi <url> with credentials', () => {
     const seenDoc: Array<{ url: string; headers: IncomingHttpHeaders }> = [];
     const elsewhere = await protectedServer(seenDoc);
     const api = await protectedServer([]);
-    const r = await cli(
-      [
-        'run',
-        '--config',
-        await configWithKey(),
-        '--openapi',
-        `${elsewhere.origin}/openapi.json`,
-        '--base-url',
-        api.baseUrl,
-        '--out',
-        await tempFolder(),
-      ],
-      { API_KEY: KEY },
-    );
+    const r = await runWithDocument(`${elsewhere.origin}/openapi.json`, api, KEY);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(
       `cannot fetch ${elsewhere.origin}/openapi.json: it answered 401, expected 200: no credentials were sent (auth.token goes only to the base URL's origin, ${api.origin})`,
@@ -114,20 +104,7 @@ describe('--openapi <url> with credentials', () => {
     const seenOther: Array<{ url: string; headers: IncomingHttpHeaders }> = [];
     const other = await protectedServer(seenOther);
     const api = await protectedServer([], () => `${other.origin}/openapi.json`);
-    const r = await cli(
-      [
-        'run',
-        '--config',
-        await configWithKey(),
-        '--openapi',
-        `${api.origin}/openapi.json`,
-        '--base-url',
-        api.baseUrl,
-        '--out',
-        await tempFolder(),
-      ],
-      { API_KEY: KEY },
-    );
+    const r = await runWithDocument(`${api.origin}/openapi.json`, api, KEY);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('not followed: another origin, and credentials are never sent there');
     expect(seenOther).toEqual([]);
@@ -135,20 +112,7 @@ describe('--openapi <url> with credentials', () => {
 
   it('a refused credential is named, never shown', async () => {
     const api = await protectedServer([]);
-    const r = await cli(
-      [
-        'run',
-        '--config',
-        await configWithKey(),
-        '--openapi',
-        `${api.origin}/openapi.json`,
-        '--base-url',
-        api.baseUrl,
-        '--out',
-        await tempFolder(),
-      ],
-      { API_KEY: 'wrong-key-0000000' },
-    );
+    const r = await runWithDocument(`${api.origin}/openapi.json`, api, 'wrong-key-0000000');
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('it answered 401, expected 200: auth.token was sent and refused');
     expect(r.stderr).not.toContain('wrong-key');

@@ -5,6 +5,7 @@ import type { RunResult } from '../../src/core/types.js';
 import { loadConfig } from '../../src/config/load.js';
 import { runAudit } from '../../src/engine/run.js';
 import { catalogue } from '../../suites/index.js';
+import { startPostgres, type PgCluster } from './harness/postgres.js';
 import type { RealService, Records } from './harness/service.js';
 import { describeRealServer, type RealServerName } from './harness/software.js';
 import { expectDeviations, expectEvidenceOnEveryFailure } from './expect.js';
@@ -25,6 +26,23 @@ export interface ServiceAudit {
   leftovers?: RegExp[];
   /** Records the service holds after the audit beside the seeded ones (what the leftovers name). */
   extraRecords?: number;
+}
+
+/**
+ * The `start` of a service that runs on a Postgres cluster of its own: the cluster stops after the
+ * service, or at once when the service does not start.
+ */
+export function onPostgres(
+  startService: (cluster: PgCluster) => Promise<RealService>,
+): ServiceAudit['start'] {
+  return async () => {
+    const cluster = await startPostgres();
+    const service = await startService(cluster).catch(async (error: unknown) => {
+      await cluster.stop();
+      throw error;
+    });
+    return { service, stops: [() => service.stop(), () => cluster.stop()] };
+  };
 }
 
 /** Describes the audit of one harness server: skipped (or failing under `required`) without its software. */

@@ -1,9 +1,8 @@
 // The full audit of Parse Server 9 (required app headers, X-Parse-Session-Token from a login, objectId, no PATCH).
 import { describe, it } from '@jest/globals';
 import { startParse } from './harness/parse.js';
-import { startPostgres } from './harness/postgres.js';
 import { configPath } from './harness/service.js';
-import { describeServiceAudit } from './describe-service-audit.js';
+import { describeServiceAudit, onPostgres } from './describe-service-audit.js';
 
 // Found by probing Parse Server by hand, then confirmed by this audit: parse/EXPECTED.md.
 const DEVIATIONS = [
@@ -53,14 +52,7 @@ if (ON_DEMAND)
     name: 'parse',
     title: 'Parse Server 9 under audit (parse/conformance.config.yaml)',
     config: configPath('parse'),
-    start: async () => {
-      const cluster = await startPostgres();
-      const service = await startParse(cluster).catch(async (error: unknown) => {
-        await cluster.stop();
-        throw error;
-      });
-      return { service, stops: [() => service.stop(), () => cluster.stop()] };
-    },
+    start: onPostgres(startParse),
     // LIM-*: the 100 requests/s limit makes a burst's outcome depend on timing; HOOK-*: no webhooks.
     skip: ['LIM-*', 'HOOK-*'],
     deviations: DEVIATIONS,

@@ -1,8 +1,7 @@
 // The full audit of PostgREST 12 (items by query filter, a JWT from POST /rpc/login): its real deviations only.
-import { startPostgres } from './harness/postgres.js';
 import { startPostgrest } from './harness/postgrest.js';
 import { configPath } from './harness/service.js';
-import { describeServiceAudit } from './describe-service-audit.js';
+import { describeServiceAudit, onPostgres } from './describe-service-audit.js';
 
 // Found by probing PostgREST by hand, then confirmed by this audit: postgrest/EXPECTED.md.
 const DEVIATIONS = [
@@ -30,14 +29,7 @@ describeServiceAudit({
   name: 'postgrest',
   title: 'PostgREST 12 under audit (postgrest/conformance.config.yaml)',
   config: configPath('postgrest'),
-  start: async () => {
-    const cluster = await startPostgres();
-    const service = await startPostgrest(cluster).catch(async (error: unknown) => {
-      await cluster.stop();
-      throw error;
-    });
-    return { service, stops: [() => service.stop(), () => cluster.stop()] };
-  },
+  start: onPostgres(startPostgrest),
   // LIM-*: PostgREST has no rate limit, and a burst is timing-dependent; HOOK-*: no webhooks.
   skip: ['LIM-*', 'HOOK-*'],
   deviations: DEVIATIONS,

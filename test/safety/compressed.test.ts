@@ -3,11 +3,8 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as zlib from 'node:zlib';
-import { packagePath } from '../../src/core/paths.js';
-import { exampleEnv } from '../../src/testing/example-config.js';
-import type { FixtureServer } from '../../src/testing/fixture-server.js';
 import { startReshaping, writeAnswer } from './bounds-fixtures.js';
-import { cli, readReport, STACK_LINE, tempDir, writeConfig } from './helpers.js';
+import { auditExample, readReport, STACK_LINE, tempDir, writeConfig } from './helpers.js';
 import { runMeasured } from './peak.js';
 
 const closers: Array<() => Promise<void>> = [];
@@ -31,15 +28,6 @@ async function compressing(name: string, options: Parameters<typeof startReshapi
   }, options);
   closers.push(() => server.close());
   return server;
-}
-
-async function auditExample(server: FixtureServer) {
-  const out = `${await tempDir()}/reports`;
-  const run = await cli(
-    ['run', '--config', packagePath('config', 'example.yaml'), '--base-url', server.baseUrl, '--out', out],
-    { env: exampleEnv(server) },
-  );
-  return { ...run, report: await readReport(out) };
 }
 
 describe('a correct API that compresses every answer', () => {

@@ -2,7 +2,7 @@
 // so in MTH-CREATE and the cleanup report, and leaves nothing it created behind unreported.
 import { readFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { cli, readReport, STACK_LINE, tempDir, writeConfig, type ReportJson } from './helpers.js';
+import { auditWidgets, STACK_LINE, type ReportJson } from './helpers.js';
 import { startCounter } from './hostile.js';
 import { othersBefore, startLiar, type Lie, type LiarServer } from './liar.js';
 
@@ -29,29 +29,22 @@ async function audit(
   server: LiarServer,
   options: { timeoutMs?: number; config?: Record<string, unknown> } = {},
 ): Promise<{ code: number; stdout: string; out: string; report: ReportJson; cleanup: CleanupJson }> {
-  const dir = await tempDir();
-  const config = await writeConfig(dir, options.config);
-  const out = `${dir}/reports`;
-  const run = await cli([
-    'run',
-    '--config',
-    config,
-    '--base-url',
+  const run = await auditWidgets(
     server.baseUrl,
-    '--out',
-    out,
-    '--timeout',
-    String(options.timeoutMs ?? 2000),
-    '--skip',
-    'LIM-*',
-    '--reporter',
-    'console,json,junit,markdown',
-    '--no-color',
-  ]);
-  const report = await readReport(out);
+    [
+      '--timeout',
+      String(options.timeoutMs ?? 2000),
+      '--skip',
+      'LIM-*',
+      '--reporter',
+      'console,json,junit,markdown',
+      '--no-color',
+    ],
+    options.config,
+  );
   expect(run.stdout + run.stderr).not.toMatch(STACK_LINE);
-  expect(report.results.filter((r) => r.status === 'errored')).toEqual([]);
-  return { ...run, out, report, cleanup: report.cleanup as unknown as CleanupJson };
+  expect(run.report.results.filter((r) => r.status === 'errored')).toEqual([]);
+  return { ...run, cleanup: run.report.cleanup as unknown as CleanupJson };
 }
 
 /** Records 1-3 (someone else's) are byte for byte what they were, and no write ever reached them. */

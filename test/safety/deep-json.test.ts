@@ -1,11 +1,8 @@
 // Deeply nested JSON and endless one-byte bodies: the audit ends in bounded time and memory, with a verdict and no stack trace.
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { packagePath } from '../../src/core/paths.js';
-import { exampleEnv } from '../../src/testing/example-config.js';
 import { startReshaping, writeAnswer } from './bounds-fixtures.js';
-import { cli, ENV, readAll, readReport, STACK_LINE, tempDir, writeConfig } from './helpers.js';
+import { auditExample, ENV, readAll, readReport, STACK_LINE, tempDir, writeConfig } from './helpers.js';
 import { startHostile, type HostileKind } from './hostile.js';
 import { runMeasured } from './peak.js';
 
@@ -74,13 +71,8 @@ describe('JSON nested deeper than the audit parses', () => {
       writeAnswer(res, answer, { body: Buffer.from(`{"deep":${nested},${text.slice(1)}`) });
     });
     closers.push(() => server.close());
-    const out = join(await tempDir(), 'reports');
-    const run = await cli(
-      ['run', '--config', packagePath('config', 'example.yaml'), '--base-url', server.baseUrl, '--out', out],
-      { env: exampleEnv(server) },
-    );
-    const report = await readReport(out);
-    expect(report.results.filter((r) => r.status === 'failed' || r.status === 'errored')).toEqual([]);
+    const run = await auditExample(server);
+    expect(run.report.results.filter((r) => r.status === 'failed' || r.status === 'errored')).toEqual([]);
     expect(run.code).toBe(0);
   });
 });
@@ -117,16 +109,9 @@ describe('a body sent one byte at a time', () => {
       { rateLimit: { limit: 20, windowMs: 1000, scope: 'endpoint' } },
     );
     closers.push(() => server.close());
-    const out = join(await tempDir(), 'reports');
-    const run = await cli(
-      ['run', '--config', packagePath('config', 'example.yaml'), '--base-url', server.baseUrl, '--out', out],
-      { env: exampleEnv(server) },
-    );
-    const report = await readReport(out);
-    expect(report.results.filter((r) => r.status === 'failed' || r.status === 'errored')).toEqual([]);
+    const run = await auditExample(server);
+    expect(run.report.results.filter((r) => r.status === 'failed' || r.status === 'errored')).toEqual([]);
     expect(run.code).toBe(0);
-    expect(
-      JSON.parse(await readFile(join(out, 'conformance.json'), 'utf8')).summary.answered,
-    ).toBeGreaterThan(0);
+    expect(run.report.summary.answered).toBeGreaterThan(0);
   }, 60_000);
 });

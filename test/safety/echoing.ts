@@ -3,8 +3,9 @@ import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { packagePath } from '../../src/core/paths.js';
-import type { FixtureServer } from '../../src/testing/fixture-server.js';
-import { cli, readAll, tempDir, WEBHOOK_SECRET } from './helpers.js';
+import { startExampleFixture, type FixtureServer } from '../../src/testing/fixture-server.js';
+import { cli, LIMITED_TOKEN, readAll, tempDir, WEBHOOK_SECRET } from './helpers.js';
+import { startCounter } from './hostile.js';
 import { echoSpellings } from './spellings.js';
 
 /** What the echoing middleware did, so a test cannot pass without the echoes happening. */
@@ -124,6 +125,38 @@ export function echoingEverySpelling(echoes: Echoes, others: string[], nameSafe:
       return true;
     }
     return false;
+  };
+}
+
+/** The example API behind `echoing`, and the other origin its redirect points at (which must get no request). */
+export interface EchoingApi {
+  server: FixtureServer;
+  other: FixtureServer & { requests: number };
+  echoes: Echoes;
+  /** Stops both servers. */
+  close(): Promise<void>;
+}
+
+/** Starts the example API with `full` as its token (the safety limited token and webhook secret) behind `echoing`. */
+export async function startEchoingApi(full: string): Promise<EchoingApi> {
+  const other = await startCounter();
+  const echoes = noEchoes();
+  const server = await startExampleFixture({
+    tokens: { full, limited: LIMITED_TOKEN },
+    webhookSecret: WEBHOOK_SECRET,
+    middleware: echoing(echoes, other.origin),
+  }).catch(async (error: unknown) => {
+    await other.close();
+    throw error;
+  });
+  return {
+    server,
+    other,
+    echoes,
+    close: async () => {
+      await server.close();
+      await other.close();
+    },
   };
 }
 

@@ -3,11 +3,10 @@
 // that needed them are not judged. A correct service is untouched.
 import { describe, expect, it } from '@jest/globals';
 import type { IncomingMessage } from 'node:http';
-import type { CheckResult } from '../../src/core/types.js';
-import { runAudit } from '../../src/engine/run.js';
+import type { CheckResult, RunResult } from '../../src/core/types.js';
+import type { ExampleApiOptions } from '../../src/example-api/index.js';
 import { HANG_LIMIT, HangClasses, bodyKind } from '../../src/http/hang-classes.js';
-import { startExampleFixture } from '../../src/testing/fixture-server.js';
-import { exampleConfig } from '../../src/testing/example-config.js';
+import { auditFixture } from '../../src/testing/check-tester.js';
 import { catalogue } from '../../suites/index.js';
 
 /** Short deadline: long enough for loopback, short enough to keep the suite quick. */
@@ -35,9 +34,12 @@ function shapeOf(req: IncomingMessage): string {
  * without credentials (`withoutCredentials`), or only when it carries some (then an anonymous one
  * gets its 401 at once, as from a server that authenticates before it parses).
  */
-async function hangingService(withoutCredentials: boolean) {
+function hangingService(withoutCredentials: boolean): {
+  api: ExampleApiOptions;
+  received: Map<string, number>;
+} {
   const received = new Map<string, number>();
-  const server = await startExampleFixture({
+  const api: ExampleApiOptions = {
     middleware: (req, _res, body) => {
       if (!unparseable(body)) return false;
       const kind = shapeOf(req);
@@ -45,8 +47,18 @@ async function hangingService(withoutCredentials: boolean) {
       if (!withoutCredentials && req.headers.authorization === undefined) return false;
       return true; // answered by no one: the request hangs until the audit's deadline
     },
-  });
-  return { server, received };
+  };
+  return { api, received };
+}
+
+/**
+ * The whole catalogue but the rate-limit burst against the example API with these options. At the
+ * engine's own concurrency (8, as the CLI runs), not auditFixture's 4: more requests of one kind
+ * are in flight at once when the first of them hangs.
+ */
+async function audit(api: ExampleApiOptions, timeoutMs: number): Promise<RunResult> {
+  const run = { skip: ['LIM-*'], timeoutMs, concurrency: 8 };
+  return (await auditFixture(catalogue, { api, run })).result;
 }
 
 const find = (results: CheckResult[], rule: string, resource: string): CheckResult | undefined =>
@@ -54,77 +66,64 @@ const find = (results: CheckResult[], rule: string, resource: string): CheckResu
 
 describe('a service that hangs on unparseable JSON', () => {
   it('with or without credentials: two requests of each kind are sent, ERR-SERVER names the rest, nothing that needed them passes', async () => {
-    const { server, received } = await hangingService(true);
-    try {
-      const config = await exampleConfig(server);
-      const result = await runAudit(config, { catalogue, skip: ['LIM-*'], timeoutMs: TIMEOUT_MS });
-      // Every kind of request with unparseable JSON reached the service exactly twice.
-      expect(received.size).toBeGreaterThanOrEqual(3);
-      for (const [kind, count] of received) expect([kind, count]).toEqual([kind, HANG_LIMIT]);
+    const { api, received } = hangingService(true);
+    const result = await audit(api, TIMEOUT_MS);
+    // Every kind of request with unparseable JSON reached the service exactly twice.
+    expect(received.size).toBeGreaterThanOrEqual(3);
+    for (const [kind, count] of received) expect([kind, count]).toEqual([kind, HANG_LIMIT]);
 
-      const server5xx = find(result.results, 'ERR-SERVER', 'widgets');
-      expect(server5xx?.status).toBe('failed');
-      // One finding per kind left unsent, naming every request of it (ids differ, the kind does not).
-      const finding = server5xx?.problems?.find((p) =>
-        p.startsWith('PUT /v1/widgets/{id} with unparseable JSON:'),
-      );
-      expect(finding).toMatch(
-        /^PUT \/v1\/widgets\/\{id\} with unparseable JSON: 2 requests in a row got no answer within the deadline, so the (1 other request of that kind was|\d+ others of that kind were) not sent \(PUT \/v1\/widgets\/[^,)]+(, PUT \/v1\/widgets\/[^,)]+)*\); the evidence is the first time-out$/,
-      );
-      // Its evidence: the first PUT of that kind, sent with the body, without a response.
-      const timedOut =
-        server5xx?.evidence?.filter((e) => e.request.method === 'PUT' && e.response === null) ?? [];
-      expect(timedOut.length).toBeGreaterThan(0);
-      expect(timedOut[0].error).toMatch(/within 400 ms/);
+    const server5xx = find(result.results, 'ERR-SERVER', 'widgets');
+    expect(server5xx?.status).toBe('failed');
+    // One finding per kind left unsent, naming every request of it (ids differ, the kind does not).
+    const finding = server5xx?.problems?.find((p) =>
+      p.startsWith('PUT /v1/widgets/{id} with unparseable JSON:'),
+    );
+    expect(finding).toMatch(
+      /^PUT \/v1\/widgets\/\{id\} with unparseable JSON: 2 requests in a row got no answer within the deadline, so the (1 other request of that kind was|\d+ others of that kind were) not sent \(PUT \/v1\/widgets\/[^,)]+(, PUT \/v1\/widgets\/[^,)]+)*\); the evidence is the first time-out$/,
+    );
+    // Its evidence: the first PUT of that kind, sent with the body, without a response.
+    const timedOut =
+      server5xx?.evidence?.filter((e) => e.request.method === 'PUT' && e.response === null) ?? [];
+    expect(timedOut.length).toBeGreaterThan(0);
+    expect(timedOut[0].error).toMatch(/within 400 ms/);
 
-      // The checks that needed those requests say so; none of them passed on requests never sent.
-      const notJudged = result.results.filter((r) =>
-        /^not judged: .* was not sent: 2 requests of its kind/.test(r.message ?? ''),
-      );
-      expect(notJudged.length).toBeGreaterThan(0);
-      for (const r of notJudged) expect(r.status).toBe('skipped');
-      for (const resource of ['widgets', 'orders']) {
-        expect(find(result.results, 'ERR-MALFORMED', resource)?.status).not.toBe('passed');
-        expect(find(result.results, 'AUTH-MISSING', resource)?.status).not.toBe('passed');
-      }
-      expect(result.cleanup.leftovers).toEqual([]);
-    } finally {
-      await server.close();
+    // The checks that needed those requests say so; none of them passed on requests never sent.
+    const notJudged = result.results.filter((r) =>
+      /^not judged: .* was not sent: 2 requests of its kind/.test(r.message ?? ''),
+    );
+    expect(notJudged.length).toBeGreaterThan(0);
+    for (const r of notJudged) expect(r.status).toBe('skipped');
+    for (const resource of ['widgets', 'orders']) {
+      expect(find(result.results, 'ERR-MALFORMED', resource)?.status).not.toBe('passed');
+      expect(find(result.results, 'AUTH-MISSING', resource)?.status).not.toBe('passed');
     }
+    expect(result.cleanup.leftovers).toEqual([]);
   });
 
   it('only with credentials: anonymous requests of the kind are still answered 401 and judged', async () => {
-    const { server, received } = await hangingService(false);
-    try {
-      const config = await exampleConfig(server);
-      const result = await runAudit(config, { catalogue, skip: ['LIM-*'], timeoutMs: TIMEOUT_MS });
-      expect(received.size).toBeGreaterThan(0);
-      // The time-outs are proven by ERR-SERVER; no check passed on a request that was never answered.
-      expect(find(result.results, 'ERR-SERVER', 'widgets')?.status).toBe('failed');
-      expect(find(result.results, 'ERR-MALFORMED', 'widgets')?.status).not.toBe('passed');
-    } finally {
-      await server.close();
-    }
+    const { api, received } = hangingService(false);
+    const result = await audit(api, TIMEOUT_MS);
+    expect(received.size).toBeGreaterThan(0);
+    // The time-outs are proven by ERR-SERVER; no check passed on a request that was never answered.
+    expect(find(result.results, 'ERR-SERVER', 'widgets')?.status).toBe('failed');
+    expect(find(result.results, 'ERR-MALFORMED', 'widgets')?.status).not.toBe('passed');
   });
 
   it('a correct service (400 on unparseable JSON) is audited untouched: every such request is sent, nothing skipped', async () => {
     const received = new Map<string, number>();
-    const server = await startExampleFixture({
-      middleware: (req, _res, body) => {
-        if (unparseable(body)) received.set(shapeOf(req), (received.get(shapeOf(req)) ?? 0) + 1);
-        return false;
+    const result = await audit(
+      {
+        middleware: (req, _res, body) => {
+          if (unparseable(body)) received.set(shapeOf(req), (received.get(shapeOf(req)) ?? 0) + 1);
+          return false;
+        },
       },
-    });
-    try {
-      const config = await exampleConfig(server);
-      const result = await runAudit(config, { catalogue, skip: ['LIM-*'], timeoutMs: 5000 });
-      const bad = result.results.filter((r) => r.status !== 'passed' && r.status !== 'skipped');
-      expect(bad.map((r) => `${r.checkId} ${r.resource}: ${r.message}`)).toEqual([]);
-      expect(result.results.filter((r) => /not judged/.test(r.message ?? ''))).toEqual([]);
-      expect(Math.max(...received.values())).toBeGreaterThan(HANG_LIMIT);
-    } finally {
-      await server.close();
-    }
+      5000,
+    );
+    const bad = result.results.filter((r) => r.status !== 'passed' && r.status !== 'skipped');
+    expect(bad.map((r) => `${r.checkId} ${r.resource}: ${r.message}`)).toEqual([]);
+    expect(result.results.filter((r) => /not judged/.test(r.message ?? ''))).toEqual([]);
+    expect(Math.max(...received.values())).toBeGreaterThan(HANG_LIMIT);
   });
 });
 

@@ -1,9 +1,12 @@
-// Shared pieces of the safety tests: a CLI runner that keeps every output byte, a minimal config, files.
+// Shared pieces of the safety tests: a CLI runner that keeps every output byte, a minimal config, audits, files.
 import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { packagePath } from '../../src/core/paths.js';
 import type { Clock } from '../../src/http/client.js';
 import { runCli, type CliRun } from '../../src/testing/cli-runner.js';
+import { exampleEnv } from '../../src/testing/example-config.js';
+import type { FixtureServer } from '../../src/testing/fixture-server.js';
 
 /** A distinctive token with the characters that JSON and URL encodings change (/, +, =). */
 export const TOKEN = 'SafetyTok-7f3c9e1b.d0/Zq+K7w_X~42==';
@@ -89,4 +92,44 @@ export interface ReportJson {
 /** Reads conformance.json from a report directory. */
 export async function readReport(dir: string): Promise<ReportJson> {
   return JSON.parse(await readFile(join(dir, 'conformance.json'), 'utf8')) as ReportJson;
+}
+
+/** A CLI run with the report directory it wrote and its conformance.json. */
+export interface ReportedRun extends CliRun {
+  out: string;
+  report: ReportJson;
+}
+
+/**
+ * `conformance run` of the one-resource config (`writeConfig`, `config` merged in) against baseUrl,
+ * into a fresh report directory; `args` follow `--out` (time-out, reporters, skips).
+ */
+export async function auditWidgets(
+  baseUrl: string,
+  args: string[],
+  config?: Record<string, unknown>,
+): Promise<ReportedRun> {
+  const dir = await tempDir();
+  const out = `${dir}/reports`;
+  const run = await cli([
+    'run',
+    '--config',
+    await writeConfig(dir, config),
+    '--base-url',
+    baseUrl,
+    '--out',
+    out,
+    ...args,
+  ]);
+  return { ...run, out, report: await readReport(out) };
+}
+
+/** `conformance run` of config/example.yaml (its tokens in the environment) against the server, into a fresh report directory. */
+export async function auditExample(server: FixtureServer): Promise<ReportedRun> {
+  const out = `${await tempDir()}/reports`;
+  const run = await cli(
+    ['run', '--config', packagePath('config', 'example.yaml'), '--base-url', server.baseUrl, '--out', out],
+    { env: exampleEnv(server) },
+  );
+  return { ...run, out, report: await readReport(out) };
 }

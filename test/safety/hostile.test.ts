@@ -1,10 +1,15 @@
 // Hostile services: each misbehaves one way; the audit finishes within its time-outs, exits 1 with a
 // failed result and evidence, prints no stack trace, and keeps to its caps.
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { packagePath } from '../../src/core/paths.js';
 import { startExampleFixture } from '../../src/testing/fixture-server.js';
-import { exampleEnv } from '../../src/testing/example-config.js';
-import { cli, readAll, readReport, STACK_LINE, tempDir, writeConfig, type ReportJson } from './helpers.js';
+import {
+  auditExample,
+  auditWidgets,
+  readAll,
+  STACK_LINE,
+  type ReportedRun,
+  type ReportJson,
+} from './helpers.js';
 import {
   HUGE_BODY_BYTES,
   startCounter,
@@ -28,25 +33,8 @@ async function audit(
   server: HostileServer,
   timeoutMs = TIMEOUT_MS,
   extraArgs: string[] = [],
-): Promise<{ code: number; stdout: string; stderr: string; report: ReportJson; out: string }> {
-  const dir = await tempDir();
-  const config = await writeConfig(dir);
-  const out = `${dir}/reports`;
-  const run = await cli([
-    'run',
-    '--config',
-    config,
-    '--base-url',
-    server.baseUrl,
-    '--out',
-    out,
-    '--timeout',
-    String(timeoutMs),
-    '--no-color',
-    ...extraArgs,
-  ]);
-  const report = await readReport(out);
-  return { ...run, report, out };
+): Promise<ReportedRun> {
+  return auditWidgets(server.baseUrl, ['--timeout', String(timeoutMs), '--no-color', ...extraArgs]);
 }
 
 function failed(report: ReportJson, rule?: string): ReportJson['results'] {
@@ -202,13 +190,7 @@ describe('a service that drops only some requests', () => {
       },
     });
     closers.push(() => server.close());
-    const dir = await tempDir();
-    const out = `${dir}/reports`;
-    const run = await cli(
-      ['run', '--config', packagePath('config', 'example.yaml'), '--base-url', server.baseUrl, '--out', out],
-      { env: exampleEnv(server) },
-    );
-    const report = await readReport(out);
+    const { report, ...run } = await auditExample(server);
     expect(dropped).toBeGreaterThan(3);
     expect(run.code).toBe(1);
     expect(failed(report, 'ERR-SERVER').length).toBeGreaterThan(0);

@@ -1,10 +1,8 @@
 // A service that never answers valid HTTP does not pass: ERR-SERVER fails with what the parser refused, and the run exits 1.
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { packagePath } from '../../src/core/paths.js';
-import { exampleEnv } from '../../src/testing/example-config.js';
 import { startExampleFixture } from '../../src/testing/fixture-server.js';
 import { INVALID_ANSWERS, startPassthrough, startRawAnswer } from './bounds-fixtures.js';
-import { cli, readReport, STACK_LINE, tempDir, writeConfig } from './helpers.js';
+import { auditExample, auditWidgets, STACK_LINE } from './helpers.js';
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -26,22 +24,7 @@ const REFUSED: Record<keyof typeof INVALID_ANSWERS, RegExp> = {
 };
 
 async function audit(baseUrl: string, extra: string[] = []) {
-  const dir = await tempDir();
-  const out = `${dir}/reports`;
-  const run = await cli([
-    'run',
-    '--config',
-    await writeConfig(dir),
-    '--base-url',
-    baseUrl,
-    '--out',
-    out,
-    '--timeout',
-    '2000',
-    '--no-color',
-    ...extra,
-  ]);
-  return { ...run, report: await readReport(out) };
+  return auditWidgets(baseUrl, ['--timeout', '2000', '--no-color', ...extra]);
 }
 
 describe('a service that never answers valid HTTP', () => {
@@ -83,21 +66,7 @@ describe('a service that never answers valid HTTP', () => {
     closers.push(() => api.close());
     const passthrough = await startPassthrough(api);
     closers.push(() => passthrough.close());
-    const dir = await tempDir();
-    const out = `${dir}/reports`;
-    const run = await cli(
-      [
-        'run',
-        '--config',
-        packagePath('config', 'example.yaml'),
-        '--base-url',
-        passthrough.baseUrl,
-        '--out',
-        out,
-      ],
-      { env: exampleEnv(passthrough) },
-    );
-    const report = await readReport(out);
+    const { report, ...run } = await auditExample(passthrough);
     expect(report.results.filter((r) => r.status === 'failed' || r.status === 'errored')).toEqual([]);
     expect(run.code).toBe(0);
     expect(report.summary.answered).toBe(report.summary.requests);

@@ -10,7 +10,7 @@ import { startExampleFixture } from '../../src/testing/fixture-server.js';
 import { exampleEnv } from '../../src/testing/example-config.js';
 import { cli, LIMITED_TOKEN, readReport, tempDir, WEBHOOK_SECRET } from './helpers.js';
 import { startCounter } from './hostile.js';
-import { auditAllOutputs, echoing, noEchoes } from './echoing.js';
+import { auditAllOutputs, echoing, noEchoes, startEchoingApi } from './echoing.js';
 import { findLeaks, HOSTILE_TOKEN } from './spellings.js';
 
 const closers: Array<() => Promise<void>> = [];
@@ -21,15 +21,8 @@ afterEach(async () => {
 describe('a token shorter than 8 characters', () => {
   it('is redacted exactly in every output, and the run warns once, on stderr and in every report', async () => {
     const SHORT = 'Q~Z';
-    const other = await startCounter();
-    closers.push(() => other.close());
-    const echoes = noEchoes();
-    const server = await startExampleFixture({
-      tokens: { full: SHORT, limited: LIMITED_TOKEN },
-      webhookSecret: WEBHOOK_SECRET,
-      middleware: echoing(echoes, other.origin),
-    });
-    closers.push(() => server.close());
+    const { server, echoes, close } = await startEchoingApi(SHORT);
+    closers.push(close);
     const run = await auditAllOutputs(server, exampleEnv(server));
     expect(run.code).toBe(1);
     expect(echoes.headers).toBeGreaterThan(10);

@@ -4,11 +4,10 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { packagePath } from '../../src/core/paths.js';
-import { startExampleFixture, type FixtureServer } from '../../src/testing/fixture-server.js';
+import { startExampleFixture } from '../../src/testing/fixture-server.js';
 import { exampleEnv } from '../../src/testing/example-config.js';
 import { LIMITED_TOKEN, readReport, tempDir, TOKEN, WEBHOOK_SECRET } from './helpers.js';
-import { startCounter } from './hostile.js';
-import { auditAllOutputs, echoing, echoingEverySpelling, noEchoes } from './echoing.js';
+import { auditAllOutputs, echoingEverySpelling, noEchoes, startEchoingApi } from './echoing.js';
 import { echoSpellings, findLeaks } from './spellings.js';
 
 const closers: Array<() => Promise<void>> = [];
@@ -32,15 +31,8 @@ async function configWithApiKey(): Promise<string> {
 
 describe('secrets never reach an output', () => {
   it('token, limited token and webhook secret: not in console, reports, HAR, step summary or curl lines', async () => {
-    const other = await startCounter();
-    closers.push(() => other.close());
-    const echoes = noEchoes();
-    const server: FixtureServer = await startExampleFixture({
-      tokens: { full: TOKEN, limited: LIMITED_TOKEN },
-      webhookSecret: WEBHOOK_SECRET,
-      middleware: echoing(echoes, other.origin),
-    });
-    closers.push(() => server.close());
+    const { server, other, echoes, close } = await startEchoingApi(TOKEN);
+    closers.push(close);
     const run = await auditAllOutputs(server, exampleEnv(server));
     expect(run.code).toBe(1);
 

@@ -1,36 +1,23 @@
 // Shared helpers of the shapes tests: audit the shapes API with a config written as a user would.
 import type { Check } from '../../src/core/check.js';
 import type { CheckResult, RunResult } from '../../src/core/types.js';
-import { runAudit, type RunOptions } from '../../src/engine/run.js';
+import type { RunOptions } from '../../src/engine/run.js';
 import { catalogue } from '../../suites/index.js';
+import { auditFixture, type RecordedAudit } from '../../src/testing/check-tester.js';
 import { startShapesApi, type ShapesApiOptions } from '../../src/testing/shapes-api.js';
 import { loadShapesConfig, shapesResources } from '../../src/testing/shapes-config.js';
-
-export interface ShapesAudit {
-  result: RunResult;
-  before: Record<string, unknown[]>;
-  after: Record<string, unknown[]>;
-}
 
 /** Audits the shapes API (options) with a config (default: the correct one for the shape). */
 export async function auditShapes(
   options: ShapesApiOptions,
   more: { resources?: string; checks?: Check[]; run?: Partial<RunOptions> } = {},
-): Promise<ShapesAudit> {
-  const server = await startShapesApi(options);
-  try {
-    const before = server.snapshot();
-    const config = await loadShapesConfig(server, more.resources ?? shapesResources(options));
-    const result = await runAudit(config, {
-      catalogue: more.checks ?? catalogue,
-      concurrency: 4,
-      timeoutMs: 5000,
-      ...more.run,
-    });
-    return { result, before, after: server.snapshot() };
-  } finally {
-    await server.close();
-  }
+): Promise<RecordedAudit> {
+  const { result, before, after } = await auditFixture(more.checks ?? catalogue, {
+    server: () => startShapesApi(options),
+    config: (_example, server) => loadShapesConfig(server, more.resources ?? shapesResources(options)),
+    run: more.run,
+  });
+  return { result, before: before ?? {}, after: after ?? {} };
 }
 
 /** "<checkId> <resource>: <message>" of every failed or errored result. */

@@ -36,43 +36,51 @@ const b64 = (text: string): string => Buffer.from(text).toString('base64');
 
 const TOKEN_ENV = { API_TOKEN: FULL, API_LIMITED_TOKEN: LIMITED };
 const TOKEN_YAML = '  token: ${API_TOKEN}\n  limitedToken: ${API_LIMITED_TOKEN}\n';
+
+/**
+ * A scheme that carries the token pair (API_TOKEN, API_LIMITED_TOKEN) where `api` places it: the
+ * config places it there too (`yaml`: its placement line under `auth:`).
+ */
+function tokenScheme(scheme: {
+  name: string;
+  api: Exclude<AuthScheme, { in: 'basic' }>;
+  yaml: string;
+  challenged: boolean;
+}): Scheme {
+  return {
+    ...scheme,
+    yaml: `${TOKEN_YAML}  ${scheme.yaml}\n`,
+    env: TOKEN_ENV,
+    placement: { ...scheme.api },
+    tokens: { full: FULL, limited: LIMITED },
+  };
+}
+
 const SCHEMES: Scheme[] = [
-  {
+  tokenScheme({
     name: 'Authorization: Token <t>',
     api: { in: 'header', name: 'Authorization', prefix: 'Token' },
-    yaml: `${TOKEN_YAML}  prefix: Token\n`,
-    env: TOKEN_ENV,
-    placement: { in: 'header', name: 'Authorization', prefix: 'Token' },
+    yaml: 'prefix: Token',
     challenged: true,
-    tokens: { full: FULL, limited: LIMITED },
-  },
-  {
+  }),
+  tokenScheme({
     name: 'X-API-Key: <t>',
     api: { in: 'header', name: 'X-API-Key', prefix: '' },
-    yaml: `${TOKEN_YAML}  header: X-API-Key\n`,
-    env: TOKEN_ENV,
-    placement: { in: 'header', name: 'X-API-Key', prefix: '' },
+    yaml: 'header: X-API-Key',
     challenged: false,
-    tokens: { full: FULL, limited: LIMITED },
-  },
-  {
+  }),
+  tokenScheme({
     name: 'a query parameter api_key',
     api: { in: 'query', name: 'api_key' },
-    yaml: `${TOKEN_YAML}  query: api_key\n`,
-    env: TOKEN_ENV,
-    placement: { in: 'query', name: 'api_key' },
+    yaml: 'query: api_key',
     challenged: false,
-    tokens: { full: FULL, limited: LIMITED },
-  },
-  {
+  }),
+  tokenScheme({
     name: 'a cookie session',
     api: { in: 'cookie', name: 'session' },
-    yaml: `${TOKEN_YAML}  cookie: session\n`,
-    env: TOKEN_ENV,
-    placement: { in: 'cookie', name: 'session' },
+    yaml: 'cookie: session',
     challenged: false,
-    tokens: { full: FULL, limited: LIMITED },
-  },
+  }),
   {
     name: 'HTTP Basic',
     api: { in: 'basic' },
@@ -201,7 +209,7 @@ describe('broken variants fail exactly the rule they break', () => {
   });
 });
 
-/** A loaded config adjusted to a scheme (CheckTester's config hook is synchronous). */
+/** CheckTester's config hook: the loaded example config with the scheme's credentials and placement. */
 function placed(scheme: Scheme): (config: AuditConfig) => AuditConfig {
   const token = scheme.api.in === 'basic' ? b64(scheme.tokens.full) : scheme.tokens.full;
   const limited = scheme.api.in === 'basic' ? b64(scheme.tokens.limited) : scheme.tokens.limited;

@@ -26,6 +26,12 @@ const everything404: Middleware = (_req, res) => {
   return true;
 };
 
+/**
+ * A case's fixture: the example API behind `everything404`. Every collection answering 404 stops a
+ * run as a wrong base URL: the run is forced past it.
+ */
+const all404 = { api: { middleware: everything404 }, run: { force: true } };
+
 /** Answers every request 204 with no body: nothing carries a body to judge. */
 const noBodies: Middleware = (_req, res) => {
   res.writeHead(204);
@@ -61,9 +67,7 @@ readsOnly.run(noErrorIn2xx, {
   skipped: [
     {
       name: 'no 2xx was received (every answer is 404)',
-      api: { middleware: everything404 },
-      // Every collection answering 404 stops a run as a wrong base URL: audit past it.
-      run: { force: true },
+      ...all404,
       message: /^no 2xx answer was received$/,
     },
   ],
@@ -75,9 +79,7 @@ readsOnly.run(matchesSchema, {
   skipped: [
     {
       name: 'no item or list was received to validate (every answer is 404)',
-      api: { middleware: everything404 },
-      // Every collection answering 404 stops a run as a wrong base URL: audit past it.
-      run: { force: true },
+      ...all404,
       resource: 'widgets',
       message: /^no 2xx answer carried an item or a list of this resource to validate$/,
     },
