@@ -6,7 +6,7 @@ import type { Check, Exchange } from '../core/check.js';
 import type { AuditConfig, CheckResult, RunResult, Severity } from '../core/types.js';
 import { toolVersion } from '../core/paths.js';
 import { ConformanceError, UnreachableError } from '../core/errors.js';
-import { INSECURE_NOTE } from '../core/insecure.js';
+import { INSECURE_NOTE, INSECURE_START_NOTE } from '../core/insecure.js';
 import { HttpClient, type Clock } from '../http/client.js';
 import { sleep } from '../http/retry.js';
 import { isResourceCheck, SkipSignal } from '../core/check.js';
@@ -105,7 +105,7 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
   });
   // Said before the first request (and first among the reports' notes): nothing else vouches for the answers.
   const runNotes = config.tls?.insecure ? [INSECURE_NOTE] : [];
-  for (const note of runNotes) options.onNote?.(note);
+  if (config.tls?.insecure) options.onNote?.(INSECURE_START_NOTE);
   try {
     if (!options.skipPreflight) await preflight(client);
     // The tokens a login obtains are needed by every check, the credential probe below included.
