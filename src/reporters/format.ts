@@ -134,9 +134,13 @@ export function problemsText(result: CheckResult): string | undefined {
   return [`Every problem (${total}):`, ...lines].join('\n');
 }
 
-/** The message, every problem when there are several, then every exchange of the evidence, numbered when there are several. */
+/**
+ * The message, every problem when there are several, then every exchange of the evidence,
+ * numbered when there are several. A message that numbers its problems inline is cut where the
+ * list starts (messageHead), so the problems appear once, one per line.
+ */
 export function failureText(result: CheckResult, bodyLimit = BODY_LIMIT): string {
-  const parts = [result.message ?? result.title];
+  const parts = [messageHead(result) ?? result.message ?? result.title];
   const problems = problemsText(result);
   if (problems !== undefined) parts.push(problems);
   const count = result.evidence.length;
