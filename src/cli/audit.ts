@@ -99,7 +99,7 @@ export async function auditAndReport(
     clock: io.clock,
     // Shown once, as it arises (also in the reports' notes), even under --quiet: it is about leaks.
     onNote: (note) => io.stderr.write(`${drawn ? '\r\x1b[2K' : ''}conformance: warning: ${note}\n`),
-    ...(exchanges ? { onExchange: (x) => exchanges.add(x) } : {}),
+    ...(exchanges ? { onExchange: (x, sender) => exchanges.add(x, sender) } : {}),
     onResult: (r, done, total) => {
       if (live) {
         const cols = (io.stderr as { columns?: number }).columns ?? 80;
