@@ -32,7 +32,7 @@ describe('console reporter', () => {
   it('lists failures first, then warnings under their own heading, each with a Reproduce line', () => {
     expect(lines[0]).toBe('Failures (2)');
     const auth = lines.indexOf(
-      '✗ AUTH-MISSING,GEN-STATELESS auth-missing-token widgets: DELETE /v1/widgets/17?a=1&b=2 answered "204" <expected 401> \\x1b[2J… [22 more characters; full message in the JSON report]',
+      '✗ AUTH-MISSING,GEN-STATELESS auth-missing-token widgets: DELETE /v1/widgets/17?a=1&b=2 answered "204" <expected 401> \\x1b[2J second line of detail',
     );
     expect(auth).toBe(1);
     expect(lines[auth + 1]).toBe(`  Reproduce: ${FAILED_CURL}`);
@@ -80,9 +80,27 @@ describe('console reporter', () => {
     expect(render([results[1]], { verbose: true })).toContain(
       '<expected 401> \\x1b[2J\n    second line of detail\n  Reproduce:',
     );
-    // An errored check's stack trace is cut from the first line and printed whole with --verbose.
+    // A short rest is printed rather than a note longer than it ("[22 more characters; …]").
+    const alsoShort = { ...results[3], message: `${'y'.repeat(305)}END` };
+    expect(render([alsoShort], { reportFiles: FILES })).toContain(`widgets: ${'y'.repeat(305)}END\n`);
+    // A cut never splits an id: it moves before the UUID, which the full message keeps.
+    const uuid = '0b6d1c6e-4f3a-4c2e-9d7b-3f5e8a1c2b9d';
+    const withId = {
+      ...results[3],
+      message: `${'z'.repeat(280)} GET /v1/orders/${uuid} answered 200, expected 404 for the deleted item`,
+    };
+    const idLine = render([withId], { reportFiles: FILES }).split('\n')[1];
+    expect(idLine).toBe(
+      `✗ MTH-DELETE delete-removes widgets: ${'z'.repeat(280)} GET /v1/orders/… [${withId.message.length - 296} more characters; full message in reports/conformance.json]`,
+    );
+    // A long stack trace is still cut after its first line, and printed whole with --verbose.
+    const stack = { ...results[3], message: `TypeError: boom\n${'    at frame (x.ts:1:1)\n'.repeat(10)}` };
+    expect(render([stack], { reportFiles: FILES })).toContain(
+      `widgets: TypeError: boom… [${stack.message.trim().length - 15} more characters; full message in reports/conformance.json]\n`,
+    );
+    // A short stack trace is printed on the line, rather than a note longer than it.
     expect(plain).toContain(
-      '! MTH-READ list-reads gadgets: errored: TypeError: cannot read properties of undefined… [47 more characters; full message in the JSON report]',
+      '! MTH-READ list-reads gadgets: errored: TypeError: cannot read properties of undefined at run (suites/methods/list-reads.ts:12:3)',
     );
     expect(consoleReporter.render(run, { color: false, verbose: true })).toContain(
       'errored: TypeError: cannot read properties of undefined\n        at run (suites/methods/list-reads.ts:12:3)\n',
@@ -146,7 +164,7 @@ describe('console reporter', () => {
 
   it('shows errored and waived results, and collapses skips by reason', () => {
     expect(plain).toContain(
-      'Errored (1)\n! MTH-READ list-reads gadgets: errored: TypeError: cannot read properties of undefined… [47 more characters; full message in the JSON report]\n',
+      'Errored (1)\n! MTH-READ list-reads gadgets: errored: TypeError: cannot read properties of undefined at run (suites/methods/list-reads.ts:12:3)\n',
     );
     expect(plain).toContain(
       'Waived (1)\n~ RATE-LIMIT rate-limit: waived: gateway enforces limits & quotas (until 2027-01-31)\n',
@@ -201,13 +219,13 @@ describe('formatResultLine', () => {
   it('writes one plain line per status', () => {
     expect(results.map((r) => formatResultLine(r, false))).toEqual([
       '✓ GEN-JSON json-responses widgets',
-      '✗ AUTH-MISSING,GEN-STATELESS auth-missing-token widgets: DELETE /v1/widgets/17?a=1&b=2 answered "204" <expected 401> \\x1b[2J… [22 more characters; full message in the JSON report]',
+      '✗ AUTH-MISSING,GEN-STATELESS auth-missing-token widgets: DELETE /v1/widgets/17?a=1&b=2 answered "204" <expected 401> \\x1b[2J second line of detail',
       '⚠ MTH-CREATE create-location widgets: warning: POST /v1/widgets answered 201 without a Location header',
       '✗ MTH-DELETE delete-removes widgets: GET after DELETE answered 200, expected 404',
       '- AUTH-FORBIDDEN forbidden-writes widgets: skipped: no limited token configured',
       '- AUTH-FORBIDDEN forbidden-writes gadgets: skipped: no limited token configured',
       '- MTH-CHANGE replace-changes gadgets: skipped: operation replace not declared',
-      '! MTH-READ list-reads gadgets: errored: TypeError: cannot read properties of undefined… [47 more characters; full message in the JSON report]',
+      '! MTH-READ list-reads gadgets: errored: TypeError: cannot read properties of undefined at run (suites/methods/list-reads.ts:12:3)',
       '~ RATE-LIMIT rate-limit: waived: gateway enforces limits & quotas (until 2027-01-31)',
       '✓ RES-NOUN no-verbs',
     ]);
