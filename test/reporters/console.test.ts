@@ -177,8 +177,38 @@ describe('console reporter', () => {
 
   it('warns about cleanup leftovers', () => {
     expect(plain).toContain(
-      '⚠ Cleanup: 1 resource the audit created could not be deleted\n  widgets https://api.example.com/v1/widgets/99: DELETE answered 500',
+      '⚠ Cleanup: 1 item the audit created could not be deleted\n  widgets, 1 item: DELETE answered 500\n    /v1/widgets/99\n',
     );
+  });
+
+  it('groups cleanup leftovers by resource and reason, naming a few items: 40 leftovers take 4 lines, not 40', () => {
+    const base = 'https://api.example.com/v1';
+    const still = 'DELETE answered 204, but GET still answers 200: the item is still there';
+    const leftovers = [
+      ...Array.from({ length: 25 }, (_, i) => ({
+        resource: 'widgets',
+        url: `${base}/widgets/${i + 1}`,
+        reason: still,
+      })),
+      ...Array.from({ length: 15 }, (_, i) => ({
+        resource: 'orders',
+        url: `${base}/orders/${i + 1}`,
+        reason: still,
+      })),
+    ];
+    const many = { ...run, cleanup: { created: 40, deleted: 0, leftovers } };
+    const text = consoleReporter.render(many, { color: false, reportFiles: FILES });
+    const block = text.slice(text.indexOf('⚠ Cleanup'), text.indexOf(SUMMARY)).trimEnd().split('\n');
+    expect(block).toEqual([
+      '⚠ Cleanup: 40 items the audit created could not be deleted',
+      `  orders, 15 items: ${still}`,
+      '    /v1/orders/1, /v1/orders/2, /v1/orders/3, and 12 more (every one in reports/conformance.json, or with --verbose)',
+      `  widgets, 25 items: ${still}`,
+      '    /v1/widgets/1, /v1/widgets/2, /v1/widgets/3, and 22 more (every one in reports/conformance.json, or with --verbose)',
+    ]);
+    // --verbose names every item.
+    const verbose = consoleReporter.render(many, { color: false, verbose: true, reportFiles: FILES });
+    expect(verbose).toContain(`/v1/widgets/24, /v1/widgets/25\n`);
   });
 
   it('quiet: failures, warnings, errors and the summary only', () => {
