@@ -18,6 +18,7 @@ import { buildPlan, type Task } from './plan.js';
 import { ObserverHub } from './observers.js';
 import { Locks } from './locks.js';
 import { cleanup } from './cleanup.js';
+import { markConsequences } from './consequences.js';
 import { currentSender, sendingAs, type Sender } from './sender.js';
 import { bindNested } from './nesting.js';
 import { renderPayload, uniqueValue } from '../core/payloads.js';
@@ -172,6 +173,8 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
     const observed = hub.results(plan.resources, { hung: client.hungKinds });
     total = results.length + observed.length;
     for (const result of observed) record(result);
+    // Root causes first, and a failure that may follow from another says so (declared dependsOn).
+    results.splice(0, results.length, ...markConsequences(results, options.catalogue));
     observing = false;
     // Cleanup runs even after an interruption, and gives a service that stopped answering one more try.
     await client.beginCleanup(ledger.pending().length > 0 || custody.unaccountedCreates().length > 0);

@@ -16,6 +16,7 @@ import type { Reporter, ReporterOptions } from './types.js';
 import { isWarning, verdictOf } from './verdict.js';
 import { ranInsecure } from '../core/insecure.js';
 import { urlPath } from '../core/verdicts.js';
+import { compareRules } from './matrix.js';
 
 function painter(color: boolean): ChalkInstance {
   return new Chalk({ level: color ? 1 : 0 });
@@ -83,8 +84,8 @@ function groupHead(group: CheckResult[], c: ChalkInstance, style: LineStyle, inW
 }
 
 /**
- * Failed results of one severity, grouped by check (in order of their first rule id, then of
- * the run), with a blank line between rules.
+ * Failed results of one severity, grouped by check: root causes first, then in the order of
+ * their first rule id in CONVENTIONS.md, then of the run; a blank line between rules.
  */
 function groupedLines(
   failed: CheckResult[],
@@ -94,7 +95,13 @@ function groupedLines(
 ): string[] {
   const sorted = failed
     .map((r, i) => ({ r, i }))
-    .sort((a, b) => primaryRule(a.r).localeCompare(primaryRule(b.r)) || a.i - b.i)
+    // Root causes first, then by rule in the order of CONVENTIONS.md (reading, creating, changing...).
+    .sort(
+      (a, b) =>
+        Number(a.r.followsFrom !== undefined) - Number(b.r.followsFrom !== undefined) ||
+        compareRules(primaryRule(a.r), primaryRule(b.r)) ||
+        a.i - b.i,
+    )
     .map(({ r }) => r);
   const groups = new Map<string, CheckResult[]>();
   for (const r of sorted) groups.set(r.checkId, [...(groups.get(r.checkId) ?? []), r]);

@@ -36,6 +36,8 @@ export default defineCheck({
   suite: 'errors',
   title: 'Malformed request bodies are answered 400 and change nothing',
   severity: 'error',
+  // Tests an item it creates: when creating one fails, that failure is the root cause.
+  dependsOn: ['create-answers-201'],
   schedule: 'compares-collection',
   writes: 'required',
   description: {

@@ -11,6 +11,8 @@ export default defineCheck({
   suite: 'methods',
   title: 'PUT and PATCH answer 200 and the change is visible',
   severity: 'error',
+  // Tests an item it creates: when creating one fails, that failure is the root cause.
+  dependsOn: ['create-answers-201'],
   schedule: 'own-items',
   writes: 'required',
   description: {

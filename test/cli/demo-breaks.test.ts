@@ -9,8 +9,12 @@ import { runCli } from '../../src/testing/cli-runner.js';
 const tempDir = () => mkdtemp(join(tmpdir(), 'conf-demo-'));
 
 interface Result {
+  checkId: string;
+  resource?: string;
   status: string;
   rules: string[];
+  message?: string;
+  followsFrom?: string[];
 }
 
 describe('conformance demo --list-breaks', () => {
@@ -71,6 +75,58 @@ describe('conformance demo --break', () => {
     expect(await readFile(join(out, 'summary.md'), 'utf8')).toMatch(
       /❌[\s\S]*MTH-DELETE[\s\S]*still readable/,
     );
+  });
+
+  it('puts a root cause before the failures that follow from it, and those say so (create-not-readable)', async () => {
+    const out = await tempDir();
+    const r = await runCli([
+      'demo',
+      '--break',
+      'create-not-readable',
+      '--only',
+      'ERR-MALFORMED,MTH-CHANGE,MTH-CREATE,RES-NOUN',
+      '--reporter',
+      'console,json',
+      '--out',
+      out,
+      '--no-color',
+    ]);
+    expect(r.code).toBe(1);
+    const results = JSON.parse(await readFile(join(out, 'conformance.json'), 'utf8')).results as Result[];
+    const failed = results.filter((x) => x.status === 'failed');
+    const at = (checkId: string, resource: string) =>
+      failed.findIndex((x) => x.checkId === checkId && x.resource === resource);
+    for (const resource of ['widgets', 'orders']) {
+      const root = at('create-answers-201', resource);
+      expect(root).toBeGreaterThanOrEqual(0);
+      expect(failed[root].followsFrom).toBeUndefined();
+      for (const id of ['malformed-400', 'change-visible', 'create-location']) {
+        const follower = failed[at(id, resource)];
+        expect([id, resource, follower.followsFrom]).toEqual([id, resource, ['create-answers-201']]);
+        expect(follower.message).toMatch(
+          new RegExp(`^may follow from MTH-CREATE failing on ${resource} \\(see create-answers-201\\): `),
+        );
+        expect(at(id, resource)).toBeGreaterThan(root);
+      }
+    }
+    // The console lists the root cause first: MTH-CREATE before MTH-CHANGE and ERR-MALFORMED.
+    const order = [
+      '✗ MTH-CREATE create-answers-201',
+      '✗ MTH-CHANGE change-visible',
+      '✗ ERR-MALFORMED malformed-400',
+    ];
+    const positions = order.map((head) => r.stdout.indexOf(head));
+    expect(positions.every((p) => p >= 0)).toBe(true);
+    expect([...positions].sort((a, b) => a - b)).toEqual(positions);
+  });
+
+  it('a failure with no failed root cause is not marked (delete-noop)', async () => {
+    const out = await tempDir();
+    await runCli(['demo', '--break', 'delete-noop', '--only', 'MTH-*', '--reporter', 'json', '--out', out]);
+    const results = JSON.parse(await readFile(join(out, 'conformance.json'), 'utf8')).results as Result[];
+    const failed = results.filter((x) => x.status === 'failed');
+    expect(failed.map((x) => x.checkId)).toEqual(['delete-removes', 'delete-removes']);
+    expect(failed.every((x) => x.followsFrom === undefined && !x.message?.includes('may follow'))).toBe(true);
   });
 
   it('takes several breaks, comma-separated or repeated, in either spelling', async () => {
