@@ -99,7 +99,8 @@ const invalid: FixtureCase[] = [
   {
     name: 'malformed PATCH bodies are answered 409',
     api: { middleware: rewriteStatus(400, 409, ['PATCH']) },
-    message: /PATCH \/v1\/(widgets|orders)\/[^ ]+ answered 409 to unparseable JSON, .*; expected 400, the status for a request the client got wrong$/,
+    message:
+      /PATCH \/v1\/(widgets|orders)\/[^ ]+ answered 409 to unparseable JSON, .*; expected 400, the status for a request the client got wrong$/,
   },
   {
     name: 'wrong field types in a PATCH are accepted (200) and stored',
