@@ -34,24 +34,26 @@ describe('console reporter', () => {
     const auth = lines.indexOf(
       '✗ AUTH-MISSING,GEN-STATELESS auth-missing-token widgets: DELETE /v1/widgets/17?a=1&b=2 answered "204" <expected 401> \\x1b[2J second line of detail',
     );
-    expect(auth).toBe(1);
     expect(lines[auth + 1]).toBe(`  Reproduce: ${FAILED_CURL}`);
     const del = lines.indexOf(
       '✗ MTH-DELETE delete-removes widgets: GET after DELETE answered 200, expected 404',
     );
+    // Rules in the order of CONVENTIONS.md (§4 methods before §5 authentication), not alphabetical.
+    expect(del).toBe(1);
+    expect(auth).toBeGreaterThan(del);
     const heading = lines.indexOf('Warnings (1, not failing the run)');
     const warn = lines.indexOf(
       '⚠ MTH-CREATE create-location widgets: POST /v1/widgets answered 201 without a Location header',
     );
-    expect(del).toBeGreaterThan(auth);
-    expect(heading).toBeGreaterThan(del);
+    expect(heading).toBeGreaterThan(auth);
     expect(warn).toBe(heading + 1);
     expect(lines[warn + 1]).toMatch(/^ {2}Reproduce: curl -X POST /);
     expect(warn).toBeLessThan(lines.indexOf(SUMMARY));
   });
 
   it('says how many more exchanges a failure has and which reports hold them', () => {
-    expect(lines[3]).toBe('  + 1 more exchange in the JSON and HTML reports');
+    const auth = lines.findIndex((l) => l.startsWith('✗ AUTH-MISSING,GEN-STATELESS auth-missing-token'));
+    expect(lines[auth + 2]).toBe('  + 1 more exchange in the JSON and HTML reports');
     const inFiles = (files: Record<string, string>) =>
       render([results[1]], { reportFiles: files }).split('\n')[3];
     expect(inFiles({ json: 'out/conformance.json', html: 'out/report.html' })).toBe(
