@@ -84,39 +84,62 @@ export async function auditAndReport(
   const exchanges = chosen.some((r) => r.needsExchanges) ? new ExchangeLog() : undefined;
   // --insecure adds to the config's tls section (its CA and client certificate still apply).
   const audited = flags.insecure ? { ...config, tls: { ...config.tls, insecure: true } } : config;
-  const result = await runAudit(audited, {
-    catalogue,
-    only: flags.only,
-    skip: flags.skip,
-    concurrency: flags.concurrency,
-    timeoutMs: flags.timeout,
-    readOnly: flags.readOnly,
-    force: flags.force,
-    maxRps: flags.maxRps,
-    shard: flags.shard,
-    env: io.env,
-    signal,
-    clock: io.clock,
-    // Shown once, as it arises (also in the reports' notes), even under --quiet: it is about leaks.
-    onNote: (note) => io.stderr.write(`${drawn ? '\r\x1b[2K' : ''}conformance: warning: ${note}\n`),
-    ...(exchanges ? { onExchange: (x) => exchanges.add(x) } : {}),
-    onResult: (r, done, total) => {
-      if (live) {
-        const cols = (io.stderr as { columns?: number }).columns ?? 80;
-        io.stderr.write(
-          `\r\x1b[2K${progressLine(done, Math.max(total, done), `${r.checkId} ${r.resource ?? ''}`, cols)}`,
-        );
-        drawn = true;
-      } else if (plain) {
-        io.stderr.write(
-          `${progressMark(r, flags.failOn)} ${r.checkId}${r.resource ? ` ${r.resource}` : ''}\n`,
-        );
-      }
-    },
-  });
+  let result: RunResult;
+  try {
+    result = await runAudit(audited, {
+      catalogue,
+      only: flags.only,
+      skip: flags.skip,
+      concurrency: flags.concurrency,
+      timeoutMs: flags.timeout,
+      readOnly: flags.readOnly,
+      force: flags.force,
+      maxRps: flags.maxRps,
+      shard: flags.shard,
+      env: io.env,
+      signal,
+      clock: io.clock,
+      // Shown once, as it arises (also in the reports' notes), even under --quiet: it is about leaks.
+      onNote: (note) => io.stderr.write(`${drawn ? '\r\x1b[2K' : ''}conformance: warning: ${note}\n`),
+      ...(exchanges ? { onExchange: (x, sender) => exchanges.add(x, sender) } : {}),
+      onResult: (r, done, total) => {
+        if (live) {
+          const cols = (io.stderr as { columns?: number }).columns ?? 80;
+          io.stderr.write(
+            `\r\x1b[2K${progressLine(done, Math.max(total, done), `${r.checkId} ${r.resource ?? ''}`, cols)}`,
+          );
+          drawn = true;
+        } else if (plain) {
+          io.stderr.write(
+            `${progressMark(r, flags.failOn)} ${r.checkId}${r.resource ? ` ${r.resource}` : ''}\n`,
+          );
+        }
+      },
+    });
+  } catch (err) {
+    // The audit could not run (exit 2): no report of an earlier run may pass for this one's.
+    if (drawn) io.stderr.write('\r\x1b[2K');
+    await clearReports(chosen, flags, io);
+    throw err;
+  }
   if (drawn) io.stderr.write('\r\x1b[2K');
   await writeReports(result, chosen, flags, io, exchanges);
   return { code: exitCodeOf(result, flags.failOn), result };
+}
+
+/**
+ * After a run that could not audit (exit 2: unreachable, TLS refused, login failed): removes our
+ * report files from --out, so that a folder the README promises holds this run's reports holds
+ * none rather than an earlier run's (only when a reporter writes files; others' files stay).
+ */
+async function clearReports(chosen: Reporter[], flags: ReportFlags, io: Io): Promise<void> {
+  if (!chosen.some((r) => r.fileName)) return;
+  const stale = await removeStaleReports(flags.out, []).catch(() => undefined);
+  if (stale && stale.removed.length > 0 && !flags.quiet) {
+    io.stderr.write(
+      `conformance: removed from ${flags.out} the earlier run's ${stale.removed.join(', ')}: this run could not audit, so it wrote no reports\n`,
+    );
+  }
 }
 
 /**

@@ -4,7 +4,9 @@ import { ConformanceError } from '../core/errors.js';
 import { packagePath } from '../core/paths.js';
 import { loadConfig } from '../config/load.js';
 import { didYouMean } from '../config/suggest.js';
+import { RULES } from '../core/rules.js';
 import {
+  BREAK_ALSO_FAILS,
   BREAK_DESCRIPTIONS,
   BREAK_NAMES,
   BREAK_RULES,
@@ -27,22 +29,35 @@ export function exampleEnv(api: {
   };
 }
 
-/** `conformance demo --list-breaks`: one line per break (name, rules it breaks, what it does). */
+/**
+ * `conformance demo --list-breaks`: one line per break (name, rules it breaks, what it does, the
+ * rules that fail with it in a full audit), then the rules no break shows.
+ */
 export function renderBreakList(): string {
   const names = BREAK_NAMES.map(breakFlagName);
   const width = Math.max(...names.map((n) => n.length));
   const rules = BREAK_NAMES.map((name) => BREAK_RULES[name].join(','));
   const rulesWidth = Math.max(...rules.map((r) => r.length));
-  const lines = BREAK_NAMES.map(
-    (name, i) => `  ${names[i].padEnd(width)}  ${rules[i].padEnd(rulesWidth)}  ${BREAK_DESCRIPTIONS[name]}`,
-  );
+  const lines = BREAK_NAMES.map((name, i) => {
+    const also = BREAK_ALSO_FAILS[name];
+    const more = also.length > 0 ? `; also fails: ${also.join(', ')}` : '';
+    return `  ${names[i].padEnd(width)}  ${rules[i].padEnd(rulesWidth)}  ${BREAK_DESCRIPTIONS[name]}${more}`;
+  });
+  const shown = new Set(BREAK_NAMES.flatMap((name) => [...BREAK_RULES[name], ...BREAK_ALSO_FAILS[name]]));
+  const unshown = RULES.map((r) => r.id).filter((id) => !shown.has(id));
   return [
-    'Breaks of the example API: each makes it break the rules named, one way (checks that rely on',
-    'what it breaks may fail too). `conformance demo --break <name>[,<name>...]` shows the failures',
-    'in every report.',
+    'Breaks of the example API: each makes it break the rules named, one way; "also fails" names the',
+    'rules of checks that meet what it breaks in a full audit. `conformance demo --break <name>[,<name>...]`',
+    'shows the failures in every report.',
     '',
     ...lines,
     '',
+    ...(unshown.length > 0
+      ? [
+          `No break of the example API makes these rules fail (it keeps them under every break): ${unshown.join(', ')}.`,
+          '',
+        ]
+      : []),
   ].join('\n');
 }
 

@@ -160,6 +160,12 @@ interface CheckBase {
   title: string;
   severity: Severity;
   description: CheckDescription;
+  /**
+   * Checks this one relies on (ids): e.g. a check that tests an item it creates relies on
+   * create-answers-201. When one of them failed on the same resource, the report puts that failure
+   * first and says this one may follow from it.
+   */
+  dependsOn?: readonly string[];
 }
 
 /**

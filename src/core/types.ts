@@ -264,6 +264,11 @@ export interface CheckResult {
   durationMs: number;
   /** For waived results: the waiver's reason and expiry. */
   waiver?: { reason: string; expires: string };
+  /**
+   * Failed results that may be a consequence of another failure: the ids of the checks this one
+   * relies on that failed (their results come first in the report; the message says so too).
+   */
+  followsFrom?: string[];
 }
 
 export interface RunSummary {

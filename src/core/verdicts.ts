@@ -12,11 +12,19 @@ export function is2xx(x: Pick<Exchange, 'status'>): boolean {
 
 /** "GET /v1/widgets/3" with the path relative to the host, for messages. */
 export function requestLine(x: Pick<Exchange, 'method' | 'url'>): string {
+  return `${x.method} ${urlPath(x.url)}`;
+}
+
+/**
+ * A URL as messages spell it: its path and query from the server's root (`/v1/widgets/3?a=1`),
+ * the URL itself when it does not parse.
+ */
+export function urlPath(url: string): string {
   try {
-    const u = new URL(x.url);
-    return `${x.method} ${u.pathname}${u.search}`;
+    const u = new URL(url);
+    return `${u.pathname}${u.search}`;
   } catch {
-    return `${x.method} ${x.url}`;
+    return url;
   }
 }
 

@@ -30,7 +30,8 @@ export async function cleanup(
   let deleted = 0;
   for (const entry of ledger.all()) {
     const url = client.redactor.text(client.resolve(entry.path));
-    let deletion = 'an earlier DELETE';
+    // Said of an item a check's DELETE had already removed (as far as its answer told).
+    let deletion = 'deleted during the checks';
     const r = config.resources.find((res) => res.name === entry.resource);
     if (!entry.deleted) {
       const changed = r ? await notAsWritten(client, entry, r, config.ignoreFields) : undefined;

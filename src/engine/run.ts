@@ -6,7 +6,7 @@ import type { Check, Exchange } from '../core/check.js';
 import type { AuditConfig, CheckResult, RunResult, Severity } from '../core/types.js';
 import { toolVersion } from '../core/paths.js';
 import { ConformanceError, UnreachableError } from '../core/errors.js';
-import { INSECURE_NOTE } from '../core/insecure.js';
+import { INSECURE_NOTE, INSECURE_START_NOTE } from '../core/insecure.js';
 import { HttpClient, type Clock } from '../http/client.js';
 import { sleep } from '../http/retry.js';
 import { isResourceCheck, SkipSignal } from '../core/check.js';
@@ -18,6 +18,8 @@ import { buildPlan, type Task } from './plan.js';
 import { ObserverHub } from './observers.js';
 import { Locks } from './locks.js';
 import { cleanup } from './cleanup.js';
+import { markConsequences } from './consequences.js';
+import { currentSender, sendingAs, type Sender } from './sender.js';
 import { bindNested } from './nesting.js';
 import { renderPayload, uniqueValue } from '../core/payloads.js';
 import { summarise } from './summary.js';
@@ -39,7 +41,7 @@ export interface RunOptions {
   /** Called as each result is known. */
   onResult?: (result: CheckResult, done: number, total: number) => void;
   /** Called with every exchange the audit makes (HAR export...). */
-  onExchange?: (exchange: Exchange) => void;
+  onExchange?: (exchange: Exchange, sender: Sender) => void;
   /** Called once with each warning about the run (also in RunResult.notes), e.g. a secret too short to redact well. */
   onNote?: (note: string) => void;
   /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read (default: process.env). */
@@ -100,12 +102,12 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
       // Every answer read, the probes' and cleanup's too, tells which ids exist.
       custody.observe(exchange);
       if (observing) hub.inspect(exchange);
-      options.onExchange?.(exchange);
+      options.onExchange?.(exchange, currentSender());
     },
   });
   // Said before the first request (and first among the reports' notes): nothing else vouches for the answers.
   const runNotes = config.tls?.insecure ? [INSECURE_NOTE] : [];
-  for (const note of runNotes) options.onNote?.(note);
+  if (config.tls?.insecure) options.onNote?.(INSECURE_START_NOTE);
   try {
     if (!options.skipPreflight) await preflight(client);
     // The tokens a login obtains are needed by every check, the credential probe below included.
@@ -171,10 +173,12 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
     const observed = hub.results(plan.resources, { hung: client.hungKinds });
     total = results.length + observed.length;
     for (const result of observed) record(result);
+    // Root causes first, and a failure that may follow from another says so (declared dependsOn).
+    results.splice(0, results.length, ...markConsequences(results, options.catalogue));
     observing = false;
     // Cleanup runs even after an interruption, and gives a service that stopped answering one more try.
     await client.beginCleanup(ledger.pending().length > 0 || custody.unaccountedCreates().length > 0);
-    const cleanupReport = await cleanup(client, ledger, custody, run);
+    const cleanupReport = await sendingAs({ phase: 'cleanup' }, () => cleanup(client, ledger, custody, run));
     const interrupted = signal.aborted;
     return {
       tool: { name: 'conformance', version: toolVersion() },
@@ -336,9 +340,11 @@ export async function runTask(task: Task, deps: ContextDeps): Promise<CheckResul
   const own = isResourceCheck(check) && resource ? new ResourceTaskContext(deps, check, resource) : undefined;
   const ctx = own ?? new TaskContext(deps, check, resource);
   try {
-    if (!isResourceCheck(check)) await check.run(ctx);
-    else if (own) await check.run(own);
-    else throw new Error(`check ${check.id} runs once per resource and was given none`);
+    await sendingAs({ checkId: check.id, rules: check.rules }, async () => {
+      if (!isResourceCheck(check)) await check.run(ctx);
+      else if (own) await check.run(own);
+      else throw new Error(`check ${check.id} runs once per resource and was given none`);
+    });
   } catch (err) {
     if (err instanceof SkipSignal) {
       // Failures found before the skip still count.

@@ -3,6 +3,7 @@ export { createExampleApi, type ExampleApi } from './server.js';
 export type { ExampleApiOptions, Variant, RateLimitOptions, Middleware } from './options.js';
 export { DEFAULT_RATE_LIMIT, strictRateLimit } from './options.js';
 export {
+  BREAK_ALSO_FAILS,
   BREAK_DESCRIPTIONS,
   BREAK_NAMES,
   BREAK_RULES,

@@ -1,7 +1,7 @@
 // Console lines of single results: marks, one-line reasons cut with a pointer to the full text, Reproduce lines.
 import type { ChalkInstance } from 'chalk';
 import type { CheckResult } from '../core/types.js';
-import { firstLine, messageHead, plural, visible } from './format.js';
+import { cutPoint, firstLine, messageHead, plural, visible } from './format.js';
 import type { ReporterOptions } from './types.js';
 
 /** Longest one-line reason printed; the JSON and JUnit reports (and --verbose) keep the whole message. */
@@ -87,10 +87,8 @@ export function messageLines(message: string, r: CheckResult, style: LineStyle):
     return own ? problemLines(full, r) : full.split(/\r\n|\r|\n/).map((l) => visible(l.trimEnd()));
   }
   const first = firstLine(full);
-  let end = Math.min(first.length, REASON_LIMIT);
-  // Never cut a surrogate pair in half.
-  const code = first.charCodeAt(end - 1);
-  if (end < first.length && code >= 0xd800 && code <= 0xdbff) end -= 1;
+  // Never a surrogate pair cut in half, nor an id or UUID where the cut can move before it.
+  const end = cutPoint(first, REASON_LIMIT);
   const shown = visible(first.slice(0, end));
   const left = full.length - end;
   const count = problemCount(r);
@@ -98,7 +96,17 @@ export function messageLines(message: string, r: CheckResult, style: LineStyle):
     // Point at the list, which holds every problem: the message only numbers the first few.
     return [`${shown}${left > 0 ? '…' : ''} [${count} problems: ${problemsHome(r, style)}]`];
   }
-  return [left > 0 ? `${shown}… [${plural(left, 'more character')}; ${messageHome(r, style)}]` : shown];
+  if (left === 0) return [shown];
+  const note = `… [${plural(left, 'more character')}; ${messageHome(r, style)}]`;
+  // A note longer than what it hides saves nothing: print the whole message, its lines joined.
+  const whole = visible(
+    full
+      .split(/\r\n|\r|\n/)
+      .map((l) => l.trim())
+      .filter((l) => l !== '')
+      .join(' '),
+  );
+  return [whole.length - shown.length <= note.length ? whole : `${shown}${note}`];
 }
 
 /** ✓ ✗ ⚠ ! ~ - by outcome. */

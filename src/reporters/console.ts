@@ -15,6 +15,8 @@ import { firstLine, humanDuration, plural, visible } from './format.js';
 import type { Reporter, ReporterOptions } from './types.js';
 import { isWarning, verdictOf } from './verdict.js';
 import { ranInsecure } from '../core/insecure.js';
+import { urlPath } from '../core/verdicts.js';
+import { compareRules } from './matrix.js';
 
 function painter(color: boolean): ChalkInstance {
   return new Chalk({ level: color ? 1 : 0 });
@@ -82,8 +84,8 @@ function groupHead(group: CheckResult[], c: ChalkInstance, style: LineStyle, inW
 }
 
 /**
- * Failed results of one severity, grouped by check (in order of their first rule id, then of
- * the run), with a blank line between rules.
+ * Failed results of one severity, grouped by check: root causes first, then in the order of
+ * their first rule id in CONVENTIONS.md, then of the run; a blank line between rules.
  */
 function groupedLines(
   failed: CheckResult[],
@@ -93,7 +95,13 @@ function groupedLines(
 ): string[] {
   const sorted = failed
     .map((r, i) => ({ r, i }))
-    .sort((a, b) => primaryRule(a.r).localeCompare(primaryRule(b.r)) || a.i - b.i)
+    // Root causes first, then by rule in the order of CONVENTIONS.md (reading, creating, changing...).
+    .sort(
+      (a, b) =>
+        Number(a.r.followsFrom !== undefined) - Number(b.r.followsFrom !== undefined) ||
+        compareRules(primaryRule(a.r), primaryRule(b.r)) ||
+        a.i - b.i,
+    )
     .map(({ r }) => r);
   const groups = new Map<string, CheckResult[]>();
   for (const r of sorted) groups.set(r.checkId, [...(groups.get(r.checkId) ?? []), r]);
@@ -171,12 +179,58 @@ function notProbedBlock(run: RunResult, c: ChalkInstance): string[] {
   ];
 }
 
-function cleanupBlock(run: RunResult, c: ChalkInstance): string[] {
+/** Items of one resource that cleanup handled the same way, for one line of the console. */
+interface CleanupGroup {
+  resource: string;
+  reason: string;
+  urls: string[];
+}
+
+/** Cleanup items grouped by resource, then by reason, in the order first met. */
+function cleanupGroups(
+  items: ReadonlyArray<{ resource: string; url: string; reason: string }>,
+): CleanupGroup[] {
+  const groups = new Map<string, CleanupGroup>();
+  for (const item of items) {
+    const reason = firstLine(item.reason);
+    const key = JSON.stringify([item.resource, reason]);
+    const group = groups.get(key) ?? { resource: item.resource, reason, urls: [] };
+    group.urls.push(item.url);
+    groups.set(key, group);
+  }
+  return [...groups.values()].sort((a, b) =>
+    a.resource < b.resource ? -1 : a.resource > b.resource ? 1 : 0,
+  );
+}
+
+/** URLs a cleanup group names on the console; the JSON report (and --verbose) names every one. */
+const CLEANUP_URLS_SHOWN = 3;
+
+/**
+ * One line per resource and reason (`widgets, 25 items: <reason>`) and one naming the first few
+ * items: a run that left 40 items must not bury its failures. --verbose names every item.
+ */
+function cleanupLines(
+  items: ReadonlyArray<{ resource: string; url: string; reason: string }>,
+  style: LineStyle,
+): string[] {
+  return cleanupGroups(items).flatMap((g) => {
+    const head = `  ${visible(g.resource)}, ${plural(g.urls.length, 'item')}: ${visible(g.reason)}`;
+    const shown = style.verbose ? g.urls : g.urls.slice(0, CLEANUP_URLS_SHOWN);
+    const more = g.urls.length - shown.length;
+    const where = style.files?.json
+      ? ` (every one in ${style.files.json}, or with --verbose)`
+      : ' (--verbose names every one)';
+    const tail = more > 0 ? `, and ${more} more${where}` : '';
+    // Paths as the failure messages spell them; the JSON report keeps each full URL.
+    return [head, `    ${shown.map((u) => visible(urlPath(u))).join(', ')}${tail}`];
+  });
+}
+
+function cleanupBlock(run: RunResult, c: ChalkInstance, style: LineStyle): string[] {
   const leftovers = run.cleanup?.leftovers ?? [];
   const recovered = run.cleanup?.recovered ?? [];
   const errorBodies = run.cleanup?.deletedWithErrorBody ?? [];
-  const line = (l: { resource: string; url: string; reason: string }): string =>
-    `  ${visible(l.resource)} ${visible(l.url)}: ${visible(firstLine(l.reason))}`;
   return [
     ...(errorBodies.length === 0
       ? []
@@ -184,7 +238,7 @@ function cleanupBlock(run: RunResult, c: ChalkInstance): string[] {
           c.bold(
             `Cleanup: deleted ${plural(errorBodies.length, 'item')} whose read-back answers 2xx with an error body (see ERR-STATUS)`,
           ),
-          ...errorBodies.map(line),
+          ...cleanupLines(errorBodies, style),
         ]),
     ...(recovered.length === 0
       ? []
@@ -192,15 +246,15 @@ function cleanupBlock(run: RunResult, c: ChalkInstance): string[] {
           c.bold(
             `Cleanup: found and deleted ${plural(recovered.length, 'item')} a create stored without naming ${recovered.length === 1 ? 'it' : 'them'}`,
           ),
-          ...recovered.map(line),
+          ...cleanupLines(recovered, style),
         ]),
     ...(leftovers.length === 0
       ? []
       : [
           c.yellow.bold(
-            `⚠ Cleanup: ${plural(leftovers.length, 'resource')} the audit created could not be deleted`,
+            `⚠ Cleanup: ${plural(leftovers.length, 'item')} the audit created could not be deleted`,
           ),
-          ...leftovers.map((l) => c.yellow(line(l))),
+          ...cleanupLines(leftovers, style).map((l) => c.yellow(l)),
         ]),
   ];
 }
@@ -258,7 +312,7 @@ export function renderConsole(run: RunResult, options: ReporterOptions): string 
         ]);
     }
     blocks.push(waivedBlock(run.results, c, style), skippedBlock(run.results, c, style));
-    blocks.push(notProbedBlock(run, c), cleanupBlock(run, c));
+    blocks.push(notProbedBlock(run, c), cleanupBlock(run, c, style));
   }
   blocks.push([summaryLine(run, options.color, failOn)]);
   return `${blocks

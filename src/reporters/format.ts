@@ -27,16 +27,38 @@ export function firstLine(text: string | undefined): string {
   return '';
 }
 
+/** Characters of an id, a UUID or a word: a cut inside a run of them is moved to its start. */
+const TOKEN_CHAR = /[\p{L}\p{N}_-]/u;
+/** Longest run a cut backs off over (a UUID is 36, a hex digest 64); a longer run is cut where it falls. */
+const TOKEN_BACKOFF = 64;
+
 /**
- * Cuts `text` to at most `max` UTF-16 units (never inside a surrogate pair) and says how much
- * was left out.
+ * Where to cut `text` to keep at most `max` UTF-16 units: never inside a surrogate pair, and not
+ * inside an id, UUID or word of up to 64 characters when the cut can move to its start.
  */
-export function truncate(text: string, max: number): string {
-  if (text.length <= max) return text;
+export function cutPoint(text: string, max: number): number {
+  if (text.length <= max) return text.length;
   let end = Math.max(0, max);
   const last = text.charCodeAt(end - 1);
   if (last >= 0xd800 && last <= 0xdbff) end -= 1;
-  return `${text.slice(0, end)}… [${text.length - end} more characters]`;
+  if (end > 0 && TOKEN_CHAR.test(text[end - 1]) && TOKEN_CHAR.test(text[end])) {
+    let start = end;
+    while (start > 0 && end - start <= TOKEN_BACKOFF && TOKEN_CHAR.test(text[start - 1])) start -= 1;
+    if (start > 0 && end - start <= TOKEN_BACKOFF) end = start;
+  }
+  return end;
+}
+
+/**
+ * Cuts `text` to about `max` UTF-16 units (see cutPoint) and says how much was left out; kept
+ * whole when that note would be longer than what it hides.
+ */
+export function truncate(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const end = cutPoint(text, max);
+  const note = `… [${text.length - end} more characters]`;
+  if (text.length - end <= note.length) return text;
+  return `${text.slice(0, end)}${note}`;
 }
 
 /** A body as text: strings as they are, other JSON values pretty-printed; undefined when empty. */
@@ -134,9 +156,13 @@ export function problemsText(result: CheckResult): string | undefined {
   return [`Every problem (${total}):`, ...lines].join('\n');
 }
 
-/** The message, every problem when there are several, then every exchange of the evidence, numbered when there are several. */
+/**
+ * The message, every problem when there are several, then every exchange of the evidence,
+ * numbered when there are several. A message that numbers its problems inline is cut where the
+ * list starts (messageHead), so the problems appear once, one per line.
+ */
 export function failureText(result: CheckResult, bodyLimit = BODY_LIMIT): string {
-  const parts = [result.message ?? result.title];
+  const parts = [messageHead(result) ?? result.message ?? result.title];
   const problems = problemsText(result);
   if (problems !== undefined) parts.push(problems);
   const count = result.evidence.length;

@@ -51,7 +51,16 @@ export interface HarEntry {
   timings: { send: number; wait: number; receive: number };
   comment?: string;
   _resource?: string;
+  /** The check that sent the request (absent for the audit's own setup and cleanup: see `_phase`). */
+  _check?: string;
+  /** The rules of that check (ids from CONVENTIONS.md). */
+  _rules?: string[];
+  /** `setup` (reachability, login, parent items) or `cleanup`, for requests no check sent. */
+  _phase?: string;
 }
+
+/** Who sent an exchange, as the engine says (src/engine/sender.ts; repeated here: a reporter does not import the engine). */
+export type ExchangeSender = { checkId: string; rules: readonly string[] } | { phase: string };
 
 export interface ExchangeLogOptions {
   /** Entries kept; later exchanges are counted, not kept (default 50,000). */
@@ -85,13 +94,18 @@ export class ExchangeLog {
   }
 
   /** Records one exchange (use as RunOptions.onExchange). */
-  add(exchange: Pick<Exchange, 'evidence' | 'durationMs' | 'resource'>): void {
+  add(exchange: Pick<Exchange, 'evidence' | 'durationMs' | 'resource'>, sender?: ExchangeSender): void {
     if (this.entries.length >= this.maxEntries) {
       this.dropped++;
       return;
     }
     const started = this.now() - Math.max(0, exchange.durationMs);
-    this.entries.push(this.entry(exchange.evidence, started, exchange.durationMs, exchange.resource));
+    const entry = this.entry(exchange.evidence, started, exchange.durationMs, exchange.resource);
+    if (sender && 'checkId' in sender) {
+      entry._check = sender.checkId;
+      entry._rules = [...sender.rules];
+    } else if (sender) entry._phase = sender.phase;
+    this.entries.push(entry);
   }
 
   /** A body as text, cut to the per-body cap, or undefined once the budget is spent. */

@@ -78,7 +78,7 @@ function headerBlock(run: RunResult, verdict: Verdict): Html {
       h(
         'p',
         { class: 'notice' },
-        `Cleanup: ${plural(leftovers.length, 'resource')} the audit created could not be deleted (see below).`,
+        `Cleanup: ${plural(leftovers.length, 'item')} the audit created could not be deleted (see below).`,
       ),
   );
 }

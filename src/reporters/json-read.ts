@@ -111,6 +111,8 @@ function result(p: Problems, value: unknown, path: string): CheckResult | undefi
     evidence: ev.filter((e): e is Evidence => e !== undefined),
     durationMs: typeof value.durationMs === 'number' ? value.durationMs : 0,
   };
+  const follows = value.followsFrom;
+  if (Array.isArray(follows) && follows.every((x) => typeof x === 'string')) out.followsFrom = [...follows];
   if (isObject(value.waiver)) {
     out.waiver = { reason: String(value.waiver.reason ?? ''), expires: String(value.waiver.expires ?? '') };
   }

@@ -42,6 +42,7 @@ function resultJson(result: CheckResult): Record<string, unknown> {
   if (result.problems !== undefined) out.problems = [...result.problems];
   if (result.problemsDropped) out.problemsDropped = result.problemsDropped;
   out.durationMs = result.durationMs;
+  if (result.followsFrom) out.followsFrom = [...result.followsFrom];
   if (result.waiver) out.waiver = { reason: result.waiver.reason, expires: result.waiver.expires };
   out.evidence = result.evidence.map(evidenceJson);
   return out;

@@ -96,7 +96,7 @@ function cleanupBlock(run: RunResult): string[] {
     recovered.map(line),
   );
   const left = folded(
-    `⚠️ Cleanup: ${plural(leftovers.length, 'resource')} the audit created could not be deleted`,
+    `⚠️ Cleanup: ${plural(leftovers.length, 'item')} the audit created could not be deleted`,
     leftovers.map(line),
   );
   const errorBodies = run.cleanup?.deletedWithErrorBody ?? [];

@@ -50,7 +50,8 @@ export interface Matrix {
 
 const RULE_ORDER = new Map(RULES.map((r, i) => [r.id, i]));
 
-function compareRules(a: string, b: string): number {
+/** Rule ids in the order of CONVENTIONS.md (unknown ids last, alphabetically). */
+export function compareRules(a: string, b: string): number {
   const ia = RULE_ORDER.get(a) ?? Number.MAX_SAFE_INTEGER;
   const ib = RULE_ORDER.get(b) ?? Number.MAX_SAFE_INTEGER;
   return ia - ib || a.localeCompare(b);

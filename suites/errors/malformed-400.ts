@@ -36,6 +36,8 @@ export default defineCheck({
   suite: 'errors',
   title: 'Malformed request bodies are answered 400 and change nothing',
   severity: 'error',
+  // Tests an item it creates: when creating one fails, that failure is the root cause.
+  dependsOn: ['create-answers-201'],
   schedule: 'compares-collection',
   writes: 'required',
   description: {
@@ -147,12 +149,15 @@ function judge(x: Exchange, probe: Probe): Kind | undefined {
 function report(ctx: CheckContext, outcomes: Map<Kind, Array<{ probe: Probe; x: Exchange }>>): void {
   const texts: Record<Kind, { why: string; severity: Severity }> = {
     accepted: {
-      why: 'expected 400: the worst answer, the service accepted and stored malformed input',
+      why: 'expected 400: the service accepted malformed input as if it were valid, so bad data may now be stored',
       severity: 'error',
     },
-    crashed: { why: 'expected 400: the worst answer, client input made the server fail', severity: 'error' },
+    crashed: {
+      why: 'expected 400: a server error (5xx) means a client mistake crashed the service instead of being refused',
+      severity: 'error',
+    },
     unprocessable: { why: '400 is expected; 422 is a common alternative (warning)', severity: 'warning' },
-    other: { why: 'expected 400', severity: 'error' },
+    other: { why: 'expected 400, the status for a request the client got wrong', severity: 'error' },
   };
   for (const [kind, list] of outcomes) {
     const statuses = [...new Set(list.map(({ x }) => statusText(x)))];

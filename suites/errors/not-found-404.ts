@@ -1,5 +1,7 @@
 // ERR-NOT-FOUND: an id that was never issued, and an unknown collection, answer 404.
-import { defineCheck } from '../../src/core/check.js';
+import { defineCheck, type Exchange } from '../../src/core/check.js';
+import { byQuery, itemTemplate } from '../../src/core/addressing.js';
+import type { ResourceConfig } from '../../src/core/types.js';
 import { answered, is2xx } from '../../src/core/verdicts.js';
 
 export default defineCheck({
@@ -36,7 +38,7 @@ export default defineCheck({
       if (is2xx(x) && probe.method !== 'GET' && probe.method !== 'DELETE') ctx.track(path, r.name);
       if (x.status === 404 || (probe.allow2xx && is2xx(x))) continue;
       ctx.fail({
-        message: `${answered(x)} for an id that was never issued, expected 404${probe.allow2xx ? ' (or 2xx)' : ''}`,
+        message: `${answered(x)}${shownBody(x)} for an id that was never issued, expected 404${probe.allow2xx ? ' (or 2xx)' : ''}${filterNote(x, r)}`,
         evidence: [x],
       });
     }
@@ -55,4 +57,23 @@ export default defineCheck({
 function unknownCollection(path: string): string {
   const slash = /\/+$/.exec(path)?.[0] ?? '';
   return `${path.slice(0, path.length - slash.length)}nonexistent${Math.floor(Math.random() * 9000) + 1000}${slash}`;
+}
+
+/** Bodies short enough to quote in the message ([], {}, null, a short error): what the answer said. */
+const QUOTED_BODY = 60;
+
+/** " with the body []": a short body quoted, so the message shows what the answer said; '' otherwise. */
+function shownBody(x: Exchange): string {
+  const text = x.text.trim();
+  if (text === '' || text.length > QUOTED_BODY || x.truncated) return '';
+  return ` with the body ${text}`;
+}
+
+/**
+ * Why an empty list fails where the item URL is a query filter (`/widgets?id=eq.{id}`): a filter
+ * that matches nothing answers `[]`, but ERR-NOT-FOUND asks for 404 for what does not exist.
+ */
+function filterNote(x: Exchange, r: ResourceConfig): string {
+  if (!byQuery(itemTemplate(r)) || !Array.isArray(x.json) || x.json.length > 0) return '';
+  return ' (the item URL is a query filter, which answers an empty list when nothing matches; the conventions ask for 404 for a resource that does not exist)';
 }

@@ -9,6 +9,8 @@ export default defineCheck({
   suite: 'general',
   title: 'The server remembers neither the connection nor a cookie in place of credentials',
   severity: 'error',
+  // Tests an item it creates: when creating one fails, that failure is the root cause.
+  dependsOn: ['create-answers-201'],
   schedule: 'api-read',
   // It creates one item only when no resource can be listed (so no check compares that collection);
   // under --read-only that fallback is left out.

@@ -13,6 +13,8 @@ export default defineCheck({
   suite: 'idempotency',
   title: 'A POST retried with the same idempotency key acts once',
   severity: 'error',
+  // Tests an item it creates: when creating one fails, that failure is the root cause.
+  dependsOn: ['create-answers-201'],
   schedule: 'compares-collection',
   writes: 'required',
   description: {

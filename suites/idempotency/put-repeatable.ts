@@ -14,6 +14,8 @@ export default defineCheck({
   suite: 'idempotency',
   title: 'The same PUT sent once or three times leaves the same state',
   severity: 'error',
+  // Tests an item it creates: when creating one fails, that failure is the root cause.
+  dependsOn: ['create-answers-201'],
   schedule: 'own-items',
   writes: 'required',
   description: {

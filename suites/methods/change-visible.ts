@@ -11,6 +11,8 @@ export default defineCheck({
   suite: 'methods',
   title: 'PUT and PATCH answer 200 and the change is visible',
   severity: 'error',
+  // Tests an item it creates: when creating one fails, that failure is the root cause.
+  dependsOn: ['create-answers-201'],
   schedule: 'own-items',
   writes: 'required',
   description: {
@@ -41,7 +43,7 @@ async function change(
   const r = ctx.resource;
   const sent = await ctx.send({ method, path: created.path, json: body });
   if (sent.status !== 200) {
-    ctx.fail({ message: `${answered(sent)}, expected 200`, evidence: [sent] });
+    ctx.fail({ message: `${answered(sent)}, expected 200${whyNot200(sent.status)}`, evidence: [sent] });
     if (sent.status === undefined || sent.status >= 300) return;
   }
   if (!r.operations.includes('read')) return;
@@ -60,4 +62,19 @@ async function change(
       evidence: [sent, read],
     });
   }
+}
+
+/**
+ * Why another success status fails: the source says a successful change answers 200 (§4, rule 4),
+ * so a 2xx that is not 200 is a deviation, not a valid alternative; said so the reader of a 204
+ * does not take it for a false alarm.
+ */
+function whyNot200(status: number | undefined): string {
+  if (status === undefined || status < 200 || status > 299) return '';
+  const rule =
+    ': the conventions answer a successful change with 200 (§4: "A successful read or change answers 200")';
+  if (status === 204)
+    return `${rule}, and 204 sends no body back, so the client does not see what was stored`;
+  if (status === 202) return `${rule}, and 202 says the change was only accepted, not made`;
+  return rule;
 }

@@ -10,6 +10,8 @@ export default defineCheck({
   suite: 'methods',
   title: 'A 201 carries a Location header leading to the new item',
   severity: 'warning',
+  // Tests an item it creates: when creating one fails, that failure is the root cause.
+  dependsOn: ['create-answers-201'],
   schedule: 'own-items',
   writes: 'required',
   description: {

@@ -4,6 +4,8 @@ import { listIds } from '../../src/core/shapes.js';
 import { deletedWithErrorBody, existence } from '../../src/core/error-body.js';
 import { answered, couldNotCompare, is2xx } from '../../src/core/verdicts.js';
 import { findListed } from '../support/listed.js';
+import { byQuery, itemTemplate } from '../../src/core/addressing.js';
+import type { ResourceConfig } from '../../src/core/types.js';
 
 export default defineCheck({
   kind: 'active',
@@ -12,6 +14,8 @@ export default defineCheck({
   suite: 'methods',
   title: 'DELETE removes the item, and only it',
   severity: 'error',
+  // Tests an item it creates: when creating one fails, that failure is the root cause.
+  dependsOn: ['create-answers-201'],
   schedule: 'compares-collection',
   writes: 'required',
   description: {
@@ -43,18 +47,18 @@ export default defineCheck({
       const now = existence(gone, r);
       if (now === 'exists') {
         ctx.fail({
-          message: `after ${answered(del)}, the item is still readable: ${answered(gone)}, expected 404`,
+          message: `after ${answered(del)}, the item is still readable: ${answered(gone)}, expected ${noItem(r)}`,
           evidence: [del, gone],
         });
       } else if (now === 'error-body') {
         // A 2xx error object is no item: the DELETE worked, the read-back's status is the finding.
         ctx.fail({
-          message: `after ${answered(del)}, ${answered(gone)} with an error object in the body, expected 404: ${deletedWithErrorBody(gone.status)}`,
+          message: `after ${answered(del)}, ${answered(gone)} with an error object in the body, expected ${noItem(r)}: ${deletedWithErrorBody(gone.status)}`,
           evidence: [del, gone],
         });
       } else if (now === 'unknown') {
         ctx.fail({
-          message: `after ${answered(del)}, ${answered(gone)}, expected 404 for an item that is gone`,
+          message: `after ${answered(del)}, ${answered(gone)}, expected ${noItem(r)} for an item that is gone`,
           evidence: [del, gone],
         });
       }
@@ -110,4 +114,14 @@ async function stillListed(
     found: listed.inconclusive === undefined && listed.missing.length === 0,
     exchanges: listed.exchanges,
   };
+}
+
+/**
+ * The answers that say "no such item": 404, and for an item addressed by a query filter
+ * (`/widgets?id=eq.{id}`) also 200 with an empty list, which existence() accepts as gone.
+ */
+function noItem(r: Pick<ResourceConfig, 'item' | 'path'>): string {
+  return byQuery(itemTemplate(r))
+    ? '404, or 200 with an empty list [] (the item is addressed by a query filter, so no match reads as no item)'
+    : '404';
 }

@@ -9,6 +9,8 @@ export default defineCheck({
   suite: 'methods',
   title: 'GET on a collection and on an item answers 200',
   severity: 'error',
+  // Tests an item it creates: when creating one fails, that failure is the root cause.
+  dependsOn: ['create-answers-201'],
   schedule: 'own-items',
   writes: 'when-allowed',
   description: {

@@ -12,6 +12,8 @@ export default defineCheck({
   suite: 'resources',
   title: 'An item URL names exactly one resource, and created items are listed',
   severity: 'error',
+  // Tests an item it creates: when creating one fails, that failure is the root cause.
+  dependsOn: ['create-answers-201'],
   schedule: 'compares-collection',
   writes: 'when-allowed',
   description: {

@@ -6,6 +6,7 @@ import type { AuditConfig, ResourceConfig } from '../../src/core/types.js';
 import { compileItemSchema } from '../support/http.js';
 import { isObject, unwrapItemLoose, unwrapList } from '../../src/core/shapes.js';
 import { answered } from '../../src/core/verdicts.js';
+import { pointerGet } from '../../src/core/pointer.js';
 
 /** Errors quoted per response: enough to fix the first problems, short enough to read. */
 const MAX_ERRORS = 3;
@@ -60,17 +61,39 @@ function pointerTo(root: unknown, target: unknown, at = ''): string | undefined 
   return undefined;
 }
 
-/** One ajv error as "<pointer>: <message> (keyword <k>)", the pointer relative to the response body. */
-function describeError(error: ErrorObject, prefix: string): string {
+/** "a string", "an array", "null": how a value's JSON type is named in a sentence. */
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') return 'an object';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'an integer' : 'a number';
+  if (typeof value === 'undefined') return 'nothing';
+  return `a ${typeof value}`;
+}
+
+/**
+ * One ajv error in plain words first ("/createdAt is missing: the schema requires it"), then, as
+ * CONVENTIONS asks, the keyword and where the schema says it; pointers are relative to the body.
+ */
+function describeError(error: ErrorObject, prefix: string, value: unknown): string {
   const pointer = `${prefix}${error.instancePath}` || '/';
+  const field = (name: string) =>
+    `${prefix}${error.instancePath}/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
   const params = error.params as Record<string, unknown>;
-  const detail =
-    error.keyword === 'additionalProperties'
-      ? ` "${String(params.additionalProperty)}"`
-      : error.keyword === 'enum'
-        ? ` ${JSON.stringify(params.allowedValues)}`
-        : '';
-  return `${pointer}: ${error.message ?? 'is invalid'}${detail} (keyword "${error.keyword}" at ${error.schemaPath})`;
+  const where = `(keyword "${error.keyword}" at ${error.schemaPath})`;
+  const actual = pointerGet(value, error.instancePath);
+  switch (error.keyword) {
+    case 'required':
+      return `${field(String(params.missingProperty))} is missing: the schema requires it ${where}`;
+    case 'additionalProperties':
+      return `${field(String(params.additionalProperty))} is a field the schema does not declare, and it allows no others ${where}`;
+    case 'type':
+      return `${pointer} is ${kindOf(actual)}, the schema wants ${String(params.type).replace(/,/g, ' or ')} ${where}`;
+    case 'enum':
+      return `${pointer} is ${JSON.stringify(actual)}, the schema allows only ${JSON.stringify(params.allowedValues)} ${where}`;
+    default:
+      return `${pointer}: ${error.message ?? 'is invalid'} ${where}`;
+  }
 }
 
 export default defineCheck({
@@ -106,7 +129,7 @@ export default defineCheck({
       list.forEach((element, i) => {
         judged++;
         if (!validate(element)) {
-          for (const e of validate.errors ?? []) problems.push(describeError(e, `${prefix}/${i}`));
+          for (const e of validate.errors ?? []) problems.push(describeError(e, `${prefix}/${i}`, element));
         }
       });
     } else {
@@ -119,7 +142,7 @@ export default defineCheck({
       judged++;
       if (!validate(item)) {
         const prefix = pointerTo(x.json, item) ?? '';
-        for (const e of validate.errors ?? []) problems.push(describeError(e, prefix));
+        for (const e of validate.errors ?? []) problems.push(describeError(e, prefix, item));
       }
     }
     if (judged === 0) return NOT_JUDGED; // an empty list holds nothing to validate

@@ -24,6 +24,8 @@ export default defineCheck({
   suite: 'webhooks',
   title: 'Declared events are delivered to the subscriber as JSON',
   severity: 'error',
+  // Tests an item it creates: when creating one fails, that failure is the root cause.
+  dependsOn: ['create-answers-201'],
   schedule: 'api-writes',
   writes: 'required',
   description: {

@@ -46,6 +46,8 @@ export default defineCheck({
   suite: 'webhooks',
   title: 'Webhook deliveries carry a valid signature',
   severity: 'error',
+  // Tests an item it creates: when creating one fails, that failure is the root cause.
+  dependsOn: ['create-answers-201'],
   schedule: 'api-writes',
   writes: 'required',
   description: {

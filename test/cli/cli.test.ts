@@ -78,8 +78,10 @@ describe('conformance run', () => {
     const server = await startRawFixture((_req, res) => res.end());
     const url = server.baseUrl;
     await server.close();
+    // Its own --out: an exit-2 run clears our reports there, and says so on stderr.
+    const out = await mkdtemp(join(tmpdir(), 'conf-cli-'));
     const r = await cli(
-      ['run', '--config', exampleYaml, '--base-url', url],
+      ['run', '--config', exampleYaml, '--base-url', url, '--out', out],
       exampleEnv({ tokens: { full: 'abcd1234', limited: 'efgh5678' } }),
     );
     expect(r.code).toBe(2);

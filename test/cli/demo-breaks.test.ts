@@ -3,14 +3,24 @@ import { describe, expect, it } from '@jest/globals';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BREAK_DESCRIPTIONS, BREAK_NAMES, BREAK_RULES, breakFlagName } from '../../src/example-api/index.js';
+import {
+  BREAK_ALSO_FAILS,
+  BREAK_DESCRIPTIONS,
+  BREAK_NAMES,
+  BREAK_RULES,
+  breakFlagName,
+} from '../../src/example-api/index.js';
 import { runCli } from '../../src/testing/cli-runner.js';
 
 const tempDir = () => mkdtemp(join(tmpdir(), 'conf-demo-'));
 
 interface Result {
+  checkId: string;
+  resource?: string;
   status: string;
   rules: string[];
+  message?: string;
+  followsFrom?: string[];
 }
 
 describe('conformance demo --list-breaks', () => {
@@ -21,7 +31,12 @@ describe('conformance demo --list-breaks', () => {
       const line = r.stdout.split('\n').find((l) => l.trim().startsWith(`${breakFlagName(name)} `));
       expect([name, line]).toEqual([name, expect.stringContaining(BREAK_DESCRIPTIONS[name])]);
       expect(line).toContain(BREAK_RULES[name].join(','));
+      if (BREAK_ALSO_FAILS[name].length > 0)
+        expect(line).toContain(`also fails: ${BREAK_ALSO_FAILS[name].join(', ')}`);
     }
+    expect(r.stdout).toContain('No break of the example API makes these rules fail');
+    expect(r.stdout).toMatch(/No break .*AUTH-MISSING.*LIM-429/);
+    expect(r.stdout).toMatch(/ {2}delete-others +MTH-DELETE +DELETE also removes/);
     expect(r.stdout).toContain('conformance demo --break <name>');
   });
 });
@@ -73,6 +88,58 @@ describe('conformance demo --break', () => {
     );
   });
 
+  it('puts a root cause before the failures that follow from it, and those say so (create-not-readable)', async () => {
+    const out = await tempDir();
+    const r = await runCli([
+      'demo',
+      '--break',
+      'create-not-readable',
+      '--only',
+      'ERR-MALFORMED,MTH-CHANGE,MTH-CREATE,RES-NOUN',
+      '--reporter',
+      'console,json',
+      '--out',
+      out,
+      '--no-color',
+    ]);
+    expect(r.code).toBe(1);
+    const results = JSON.parse(await readFile(join(out, 'conformance.json'), 'utf8')).results as Result[];
+    const failed = results.filter((x) => x.status === 'failed');
+    const at = (checkId: string, resource: string) =>
+      failed.findIndex((x) => x.checkId === checkId && x.resource === resource);
+    for (const resource of ['widgets', 'orders']) {
+      const root = at('create-answers-201', resource);
+      expect(root).toBeGreaterThanOrEqual(0);
+      expect(failed[root].followsFrom).toBeUndefined();
+      for (const id of ['malformed-400', 'change-visible', 'create-location']) {
+        const follower = failed[at(id, resource)];
+        expect([id, resource, follower.followsFrom]).toEqual([id, resource, ['create-answers-201']]);
+        expect(follower.message).toMatch(
+          new RegExp(`^may follow from MTH-CREATE failing on ${resource} \\(see create-answers-201\\): `),
+        );
+        expect(at(id, resource)).toBeGreaterThan(root);
+      }
+    }
+    // The console lists the root cause first: MTH-CREATE before MTH-CHANGE and ERR-MALFORMED.
+    const order = [
+      '✗ MTH-CREATE create-answers-201',
+      '✗ MTH-CHANGE change-visible',
+      '✗ ERR-MALFORMED malformed-400',
+    ];
+    const positions = order.map((head) => r.stdout.indexOf(head));
+    expect(positions.every((p) => p >= 0)).toBe(true);
+    expect([...positions].sort((a, b) => a - b)).toEqual(positions);
+  });
+
+  it('a failure with no failed root cause is not marked (delete-noop)', async () => {
+    const out = await tempDir();
+    await runCli(['demo', '--break', 'delete-noop', '--only', 'MTH-*', '--reporter', 'json', '--out', out]);
+    const results = JSON.parse(await readFile(join(out, 'conformance.json'), 'utf8')).results as Result[];
+    const failed = results.filter((x) => x.status === 'failed');
+    expect(failed.map((x) => x.checkId)).toEqual(['delete-removes', 'delete-removes']);
+    expect(failed.every((x) => x.followsFrom === undefined && !x.message?.includes('may follow'))).toBe(true);
+  });
+
   it('takes several breaks, comma-separated or repeated, in either spelling', async () => {
     const out = await tempDir();
     const r = await runCli([
@@ -99,26 +166,16 @@ describe('conformance demo --break', () => {
     expect(new Set(failedRules)).toEqual(new Set(['MTH-READ', 'ERR-NOT-FOUND', 'GEN-JSON']));
   });
 
-  it.each(BREAK_NAMES.map((name) => [breakFlagName(name), BREAK_RULES[name]] as const))(
-    '%s fails under its rules %p',
-    async (name, rules) => {
-      const out = await tempDir();
-      const r = await runCli([
-        'demo',
-        '--break',
-        name,
-        '--only',
-        rules.join(','),
-        '--reporter',
-        'json',
-        '--out',
-        out,
-      ]);
-      expect([0, 1]).toContain(r.code);
-      const report = JSON.parse(await readFile(join(out, 'conformance.json'), 'utf8'));
-      const failed = (report.results as Result[]).filter((x) => x.status === 'failed');
-      expect(failed.length).toBeGreaterThan(0);
-      for (const result of failed) expect(result.rules.some((rule) => rules.includes(rule))).toBe(true);
-    },
-  );
+  // The listing is true: in a full audit each break makes exactly its rules and its "also fails"
+  // rules fail, no fewer (delete-others once listed IDEM-DELETE, which it does not break) and no more.
+  it.each(
+    BREAK_NAMES.map((name) => [breakFlagName(name), BREAK_RULES[name], BREAK_ALSO_FAILS[name]] as const),
+  )('%s fails exactly its rules %p and also %p', async (name, rules, also) => {
+    const out = await tempDir();
+    const r = await runCli(['demo', '--break', name, '--reporter', 'json', '--out', out]);
+    expect([0, 1]).toContain(r.code);
+    const report = JSON.parse(await readFile(join(out, 'conformance.json'), 'utf8'));
+    const failed = (report.results as Result[]).filter((x) => x.status === 'failed');
+    expect(new Set(failed.flatMap((x) => x.rules))).toEqual(new Set([...rules, ...also]));
+  });
 });

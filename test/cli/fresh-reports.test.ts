@@ -6,6 +6,9 @@ import { join } from 'node:path';
 import { reporters } from '../../src/reporters/index.js';
 import { REPORT_MARKERS } from '../../src/cli/stale-reports.js';
 import { runCli } from '../../src/testing/cli-runner.js';
+import { packagePath } from '../../src/core/paths.js';
+import { exampleEnv } from '../../src/testing/example-config.js';
+import { startRawFixture } from '../../src/testing/fixture-server.js';
 
 const demo = (out: string, reporter: string) =>
   runCli(['demo', '--only', 'MTH-READ', '--out', out, '--reporter', reporter, '--no-color']);
@@ -32,6 +35,23 @@ describe('fresh report files per run', () => {
     expect(second.stdout).toContain(
       `Removed from ${out} the earlier run's junit.xml, summary.md, exchanges.har (not written by this run)`,
     );
+  });
+
+  it('a run that cannot audit (exit 2) removes the reports of an earlier run instead of leaving them to pass for its own', async () => {
+    const out = await mkdtemp(join(tmpdir(), 'conf-fresh-'));
+    expect((await demo(out, 'json,junit,markdown')).code).toBe(0);
+    await writeFile(join(out, 'notes.txt'), 'mine');
+    const server = await startRawFixture((_req, res) => res.end());
+    await server.close();
+    const env = exampleEnv({ tokens: { full: 'abcd1234', limited: 'efgh5678' } });
+    const args = ['run', '--config', packagePath('config', 'example.yaml'), '--base-url', server.baseUrl];
+    const r = await runCli([...args, '--out', out, '--reporter', 'console,json,junit'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/cannot reach .*connection refused/);
+    expect(r.stderr).toContain(
+      `conformance: removed from ${out} the earlier run's conformance.json, junit.xml, summary.md: this run could not audit, so it wrote no reports`,
+    );
+    expect(await readdir(out)).toEqual(['notes.txt']);
   });
 
   it('a file with a report name that another tool wrote is left alone, and the run says so', async () => {

@@ -46,6 +46,18 @@ describe('every problem is reachable', () => {
     expect(r.stdout).toContain(`[${problems.length} problems: every one in ${json}, or with --verbose]`);
     expect(r.junit).toContain(`Every problem (${problems.length}):\n(1) `);
     expect(r.junit).toContain(`(${problems.length}) ${problems.at(-1)!.replace(/"/g, '&quot;')}`);
+    // The failure's text says each problem once: the message up to its numbered list, then the list.
+    const failure =
+      /classname="general\.widgets"[^>]*>\s*<failure message="([^"]*)"[^>]*>([^<]*)<\/failure>/.exec(r.junit);
+    const [, attribute, text] = failure ?? ['', '', ''];
+    const first = `(1) ${problems[0]}`.replace(/"/g, '&quot;');
+    expect(attribute).toContain(first);
+    expect(
+      text.startsWith(
+        `${r.widgets.message.split(' (1) ')[0]}\n\nEvery problem (${problems.length}):\n${first}\n`,
+      ),
+    ).toBe(true);
+    expect(text.split(first)).toHaveLength(2);
     const article = /<article[^>]*data-resource="r:widgets"[^>]*>[\s\S]*?<\/article>/.exec(r.html)?.[0] ?? '';
     expect(article.match(/<li>/g)).toHaveLength(problems.length);
   });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { INSECURE_NOTE } from '../../src/core/insecure.js';
+import { INSECURE_NOTE, INSECURE_START_NOTE } from '../../src/core/insecure.js';
 import { packagePath } from '../../src/core/paths.js';
 import { createExampleApi, type ExampleApi } from '../../src/example-api/server.js';
 import { runCli } from '../../src/testing/cli-runner.js';
@@ -120,7 +120,12 @@ describe('TLS and proxies from the command line', () => {
   it('--insecure audits anyway and every report says so loudly', async () => {
     const r = await run(selfSigned.port, await config('plain2.yaml', []), ['--insecure']);
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain(`warning: ${INSECURE_NOTE}`);
+    // Said before the run, so in the present tense; the reports, written after it, say "was".
+    expect(r.stderr).toContain(
+      'conformance: warning: TLS certificate verification is OFF (--insecure or tls.insecure in the config): the audit accepts any certificate, so nothing it reports will prove which server answered',
+    );
+    expect(r.stderr).toContain(`warning: ${INSECURE_START_NOTE}`);
+    expect(r.stderr).not.toContain('was OFF');
     expect(r.stdout).toMatch(/TLS certificates NOT verified \(--insecure\)/);
     expect(JSON.parse(r.json).notes[0]).toBe(INSECURE_NOTE);
     expect(r.junit).toContain('name="tls-verification" value="OFF (--insecure)');

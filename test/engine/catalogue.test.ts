@@ -56,6 +56,13 @@ describe('catalogue', () => {
     }
   });
 
+  it('declares dependencies only on checks of the catalogue, never on itself', () => {
+    const ids = new Set(catalogue.map((c) => c.id));
+    const declared = catalogue.flatMap((c) => (c.dependsOn ?? []).map((d) => [c.id, d]));
+    expect(declared.length).toBeGreaterThan(0);
+    for (const [id, dep] of declared) expect([id, dep, ids.has(dep) && dep !== id]).toEqual([id, dep, true]);
+  });
+
   it('covers every rule of CONVENTIONS.md with at least one check', () => {
     const covered = new Set(catalogue.flatMap((c) => c.rules));
     expect(RULES.map((r) => r.id).filter((id) => !covered.has(id))).toEqual([]);

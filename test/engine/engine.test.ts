@@ -82,6 +82,10 @@ describe('engine', () => {
     });
     expect(result.cleanup.leftovers.length).toBe(result.cleanup.created);
     expect(result.cleanup.leftovers[0].reason).toMatch(/DELETE answered 204, but GET still answers 200/);
+    // The item the check itself deleted is said so in a sentence ("an earlier DELETE, but …" was not one).
+    expect(result.cleanup.leftovers.map((l) => l.reason)).toContain(
+      'deleted during the checks, but GET still answers 200: the item is still there',
+    );
     expect(result.cleanup.deleted).toBe(0);
   });
 });

@@ -32,26 +32,28 @@ describe('console reporter', () => {
   it('lists failures first, then warnings under their own heading, each with a Reproduce line', () => {
     expect(lines[0]).toBe('Failures (2)');
     const auth = lines.indexOf(
-      '✗ AUTH-MISSING,GEN-STATELESS auth-missing-token widgets: DELETE /v1/widgets/17?a=1&b=2 answered "204" <expected 401> \\x1b[2J… [22 more characters; full message in the JSON report]',
+      '✗ AUTH-MISSING,GEN-STATELESS auth-missing-token widgets: DELETE /v1/widgets/17?a=1&b=2 answered "204" <expected 401> \\x1b[2J second line of detail',
     );
-    expect(auth).toBe(1);
     expect(lines[auth + 1]).toBe(`  Reproduce: ${FAILED_CURL}`);
     const del = lines.indexOf(
       '✗ MTH-DELETE delete-removes widgets: GET after DELETE answered 200, expected 404',
     );
+    // Rules in the order of CONVENTIONS.md (§4 methods before §5 authentication), not alphabetical.
+    expect(del).toBe(1);
+    expect(auth).toBeGreaterThan(del);
     const heading = lines.indexOf('Warnings (1, not failing the run)');
     const warn = lines.indexOf(
       '⚠ MTH-CREATE create-location widgets: POST /v1/widgets answered 201 without a Location header',
     );
-    expect(del).toBeGreaterThan(auth);
-    expect(heading).toBeGreaterThan(del);
+    expect(heading).toBeGreaterThan(auth);
     expect(warn).toBe(heading + 1);
     expect(lines[warn + 1]).toMatch(/^ {2}Reproduce: curl -X POST /);
     expect(warn).toBeLessThan(lines.indexOf(SUMMARY));
   });
 
   it('says how many more exchanges a failure has and which reports hold them', () => {
-    expect(lines[3]).toBe('  + 1 more exchange in the JSON and HTML reports');
+    const auth = lines.findIndex((l) => l.startsWith('✗ AUTH-MISSING,GEN-STATELESS auth-missing-token'));
+    expect(lines[auth + 2]).toBe('  + 1 more exchange in the JSON and HTML reports');
     const inFiles = (files: Record<string, string>) =>
       render([results[1]], { reportFiles: files }).split('\n')[3];
     expect(inFiles({ json: 'out/conformance.json', html: 'out/report.html' })).toBe(
@@ -80,9 +82,27 @@ describe('console reporter', () => {
     expect(render([results[1]], { verbose: true })).toContain(
       '<expected 401> \\x1b[2J\n    second line of detail\n  Reproduce:',
     );
-    // An errored check's stack trace is cut from the first line and printed whole with --verbose.
+    // A short rest is printed rather than a note longer than it ("[22 more characters; …]").
+    const alsoShort = { ...results[3], message: `${'y'.repeat(305)}END` };
+    expect(render([alsoShort], { reportFiles: FILES })).toContain(`widgets: ${'y'.repeat(305)}END\n`);
+    // A cut never splits an id: it moves before the UUID, which the full message keeps.
+    const uuid = '0b6d1c6e-4f3a-4c2e-9d7b-3f5e8a1c2b9d';
+    const withId = {
+      ...results[3],
+      message: `${'z'.repeat(280)} GET /v1/orders/${uuid} answered 200, expected 404 for the deleted item`,
+    };
+    const idLine = render([withId], { reportFiles: FILES }).split('\n')[1];
+    expect(idLine).toBe(
+      `✗ MTH-DELETE delete-removes widgets: ${'z'.repeat(280)} GET /v1/orders/… [${withId.message.length - 296} more characters; full message in reports/conformance.json]`,
+    );
+    // A long stack trace is still cut after its first line, and printed whole with --verbose.
+    const stack = { ...results[3], message: `TypeError: boom\n${'    at frame (x.ts:1:1)\n'.repeat(10)}` };
+    expect(render([stack], { reportFiles: FILES })).toContain(
+      `widgets: TypeError: boom… [${stack.message.trim().length - 15} more characters; full message in reports/conformance.json]\n`,
+    );
+    // A short stack trace is printed on the line, rather than a note longer than it.
     expect(plain).toContain(
-      '! MTH-READ list-reads gadgets: errored: TypeError: cannot read properties of undefined… [47 more characters; full message in the JSON report]',
+      '! MTH-READ list-reads gadgets: errored: TypeError: cannot read properties of undefined at run (suites/methods/list-reads.ts:12:3)',
     );
     expect(consoleReporter.render(run, { color: false, verbose: true })).toContain(
       'errored: TypeError: cannot read properties of undefined\n        at run (suites/methods/list-reads.ts:12:3)\n',
@@ -146,7 +166,7 @@ describe('console reporter', () => {
 
   it('shows errored and waived results, and collapses skips by reason', () => {
     expect(plain).toContain(
-      'Errored (1)\n! MTH-READ list-reads gadgets: errored: TypeError: cannot read properties of undefined… [47 more characters; full message in the JSON report]\n',
+      'Errored (1)\n! MTH-READ list-reads gadgets: errored: TypeError: cannot read properties of undefined at run (suites/methods/list-reads.ts:12:3)\n',
     );
     expect(plain).toContain(
       'Waived (1)\n~ RATE-LIMIT rate-limit: waived: gateway enforces limits & quotas (until 2027-01-31)\n',
@@ -159,8 +179,38 @@ describe('console reporter', () => {
 
   it('warns about cleanup leftovers', () => {
     expect(plain).toContain(
-      '⚠ Cleanup: 1 resource the audit created could not be deleted\n  widgets https://api.example.com/v1/widgets/99: DELETE answered 500',
+      '⚠ Cleanup: 1 item the audit created could not be deleted\n  widgets, 1 item: DELETE answered 500\n    /v1/widgets/99\n',
     );
+  });
+
+  it('groups cleanup leftovers by resource and reason, naming a few items: 40 leftovers take 4 lines, not 40', () => {
+    const base = 'https://api.example.com/v1';
+    const still = 'DELETE answered 204, but GET still answers 200: the item is still there';
+    const leftovers = [
+      ...Array.from({ length: 25 }, (_, i) => ({
+        resource: 'widgets',
+        url: `${base}/widgets/${i + 1}`,
+        reason: still,
+      })),
+      ...Array.from({ length: 15 }, (_, i) => ({
+        resource: 'orders',
+        url: `${base}/orders/${i + 1}`,
+        reason: still,
+      })),
+    ];
+    const many = { ...run, cleanup: { created: 40, deleted: 0, leftovers } };
+    const text = consoleReporter.render(many, { color: false, reportFiles: FILES });
+    const block = text.slice(text.indexOf('⚠ Cleanup'), text.indexOf(SUMMARY)).trimEnd().split('\n');
+    expect(block).toEqual([
+      '⚠ Cleanup: 40 items the audit created could not be deleted',
+      `  orders, 15 items: ${still}`,
+      '    /v1/orders/1, /v1/orders/2, /v1/orders/3, and 12 more (every one in reports/conformance.json, or with --verbose)',
+      `  widgets, 25 items: ${still}`,
+      '    /v1/widgets/1, /v1/widgets/2, /v1/widgets/3, and 22 more (every one in reports/conformance.json, or with --verbose)',
+    ]);
+    // --verbose names every item.
+    const verbose = consoleReporter.render(many, { color: false, verbose: true, reportFiles: FILES });
+    expect(verbose).toContain(`/v1/widgets/24, /v1/widgets/25\n`);
   });
 
   it('quiet: failures, warnings, errors and the summary only', () => {
@@ -201,13 +251,13 @@ describe('formatResultLine', () => {
   it('writes one plain line per status', () => {
     expect(results.map((r) => formatResultLine(r, false))).toEqual([
       '✓ GEN-JSON json-responses widgets',
-      '✗ AUTH-MISSING,GEN-STATELESS auth-missing-token widgets: DELETE /v1/widgets/17?a=1&b=2 answered "204" <expected 401> \\x1b[2J… [22 more characters; full message in the JSON report]',
+      '✗ AUTH-MISSING,GEN-STATELESS auth-missing-token widgets: DELETE /v1/widgets/17?a=1&b=2 answered "204" <expected 401> \\x1b[2J second line of detail',
       '⚠ MTH-CREATE create-location widgets: warning: POST /v1/widgets answered 201 without a Location header',
       '✗ MTH-DELETE delete-removes widgets: GET after DELETE answered 200, expected 404',
       '- AUTH-FORBIDDEN forbidden-writes widgets: skipped: no limited token configured',
       '- AUTH-FORBIDDEN forbidden-writes gadgets: skipped: no limited token configured',
       '- MTH-CHANGE replace-changes gadgets: skipped: operation replace not declared',
-      '! MTH-READ list-reads gadgets: errored: TypeError: cannot read properties of undefined… [47 more characters; full message in the JSON report]',
+      '! MTH-READ list-reads gadgets: errored: TypeError: cannot read properties of undefined at run (suites/methods/list-reads.ts:12:3)',
       '~ RATE-LIMIT rate-limit: waived: gateway enforces limits & quotas (until 2027-01-31)',
       '✓ RES-NOUN no-verbs',
     ]);

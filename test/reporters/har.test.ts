@@ -159,6 +159,18 @@ describe('conformance run --reporter har', () => {
       expect(auth.every((h) => h.value === 'Bearer [redacted]')).toBe(true);
       expect(text).not.toContain(server.tokens.full);
       expect(text).not.toContain(server.tokens.limited);
+      // Each entry says which check sent it (with its rules), or which phase of the audit did.
+      const entries = har.log.entries as Json[];
+      const rulesOf = new Map((report.results as Json[]).map((r) => [r.checkId, r.rules]));
+      for (const e of entries) {
+        if (e._check === undefined) expect(['setup', 'cleanup']).toContain(e._phase);
+        else expect([e._check, e._rules]).toEqual([e._check, rulesOf.get(e._check)]);
+      }
+      const byCheck = (id: string) => entries.filter((e) => e._check === id);
+      expect(byCheck('create-answers-201').map((e) => e.request.method)).toContain('POST');
+      expect(byCheck('create-answers-201')[0]._rules).toEqual(['MTH-CREATE']);
+      expect(byCheck('delete-removes').map((e) => e.request.method)).toContain('DELETE');
+      expect(entries.filter((e) => e._phase === 'setup').length).toBeGreaterThan(0);
     } finally {
       await server.close();
     }

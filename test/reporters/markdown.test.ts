@@ -36,7 +36,7 @@ describe('markdown reporter', () => {
     const run = fixtureRun({ notProbed: [{ path: '/widgets/{id}/parts', reason: 'nested' }] });
     const text = markdownReporter.render(run, { color: false });
     const cleanup = text.indexOf(
-      '<details>\n<summary>⚠️ Cleanup: 1 resource the audit created could not be deleted</summary>\n\n- ',
+      '<details>\n<summary>⚠️ Cleanup: 1 item the audit created could not be deleted</summary>\n\n- ',
     );
     const notProbed = text.indexOf(
       '<details>\n<summary>1 declared path not probed</summary>\n\n- /widgets/\\{id\\}/parts: nested\n\n</details>',

@@ -69,7 +69,7 @@ describe('broken APIs of each shape fail only the rule they break', () => {
     const { result } = await auditShapes({ addressing: 'filter', breaks: { ignoreDelete: true } });
     expect(bad(result).filter((b) => !b.startsWith('item-url-names-one'))).toEqual([
       expect.stringMatching(
-        /^delete-removes widgets: .*the item is still readable: GET \/v1\/widgets\?id=eq\.\d+ answered 200/,
+        /^delete-removes widgets: .*the item is still readable: GET \/v1\/widgets\?id=eq\.\d+ answered 200, expected 404, or 200 with an empty list \[\] \(the item is addressed by a query filter, so no match reads as no item\);/,
       ),
     ]);
     const evidence = result.results.find((x) => x.checkId === 'delete-removes')?.evidence ?? [];
@@ -93,7 +93,7 @@ describe('broken APIs of each shape fail only the rule they break', () => {
     });
     expect(bad(result).filter((b) => !b.startsWith('item-url-names-one'))).toEqual([
       expect.stringMatching(
-        /^not-found-404 widgets: .*GET \/v1\/widgets\?id=eq\.\d+ answered 200 for an id that was never issued/,
+        /^not-found-404 widgets: .*GET \/v1\/widgets\?id=eq\.\d+ answered 200 with the body \[\] for an id that was never issued, expected 404 \(the item URL is a query filter, which answers an empty list when nothing matches; the conventions ask for 404 for a resource that does not exist\)/,
       ),
     ]);
     expect(result.cleanup.leftovers).toEqual([]);

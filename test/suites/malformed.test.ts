@@ -74,7 +74,7 @@ const invalid: FixtureCase[] = [
     resource: 'widgets',
     api: { middleware: acceptsUnparseable },
     message:
-      /POST \/v1\/widgets answered 201 to unparseable JSON; expected 400: the worst answer, the service accepted and stored malformed input/,
+      /POST \/v1\/widgets answered 201 to unparseable JSON; expected 400: the service accepted malformed input as if it were valid, so bad data may now be stored/,
   },
   {
     name: 'an empty body makes the server fail (500)',
@@ -87,7 +87,7 @@ const invalid: FixtureCase[] = [
       },
     },
     message:
-      /answered 500 to an empty body(, [^;]*)?; expected 400: the worst answer, client input made the server fail/,
+      /answered 500 to an empty body(, [^;]*)?; expected 400: a server error \(5xx\) means a client mistake crashed the service instead of being refused/,
   },
   {
     name: 'malformed bodies are answered 422 instead of 400',
@@ -99,7 +99,8 @@ const invalid: FixtureCase[] = [
   {
     name: 'malformed PATCH bodies are answered 409',
     api: { middleware: rewriteStatus(400, 409, ['PATCH']) },
-    message: /PATCH \/v1\/(widgets|orders)\/[^ ]+ answered 409 to unparseable JSON, .*; expected 400$/,
+    message:
+      /PATCH \/v1\/(widgets|orders)\/[^ ]+ answered 409 to unparseable JSON, .*; expected 400, the status for a request the client got wrong$/,
   },
   {
     name: 'wrong field types in a PATCH are accepted (200) and stored',
@@ -113,7 +114,7 @@ const invalid: FixtureCase[] = [
       },
     },
     message:
-      /PATCH \/v1\/widgets\/\d+ answered 200 to "price": "not a number"; expected 400: the worst answer/,
+      /PATCH \/v1\/widgets\/\d+ answered 200 to "price": "not a number"; expected 400: the service accepted malformed input/,
   },
   {
     name: 'an unknown extra field makes the server fail',

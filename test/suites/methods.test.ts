@@ -202,7 +202,8 @@ tester.run(changeVisible, {
     {
       name: 'PUT and PATCH answer 204',
       api: { breaks: { changeStatus204: true } },
-      message: 'answered 204, expected 200',
+      message:
+        'answered 204, expected 200: the conventions answer a successful change with 200 (§4: "A successful read or change answers 200"), and 204 sends no body back, so the client does not see what was stored',
     },
     {
       name: 'changes are not stored',
