@@ -58,9 +58,12 @@ describe('problems of a failed result', () => {
     const fromJson = json.results.find((x: { resource?: string }) => x.resource === 'widgets');
     expect(typeof fromJson.message).toBe('string');
     expect(fromJson.problems).toEqual(r.problems);
+    // Each problem's message id, in the same order: what tools match instead of the wording.
+    expect(fromJson.problemIds).toEqual(Array.from({ length: 37 }, () => 'numbered'));
     const back = readJsonReport(text);
     expect(back.problems).toEqual([]);
-    expect(back.run!.results.find((x) => x.resource === 'widgets')!.problems).toEqual(r.problems);
+    const merged = back.run!.results.find((x) => x.resource === 'widgets')!;
+    expect([merged.problems, merged.problemIds]).toEqual([r.problems, fromJson.problemIds]);
   });
 
   it('cites an exchange once, however many findings it proves', async () => {

@@ -1,21 +1,27 @@
 // The CheckTester is as strict as ESLint's RuleTester: exact failures by message id, malformed or duplicate cases refused.
 import { describe, expect, it } from '@jest/globals';
 import { CheckTester } from '../../src/testing/check-tester.js';
-import { failureMismatch, type ActualFailure } from '../../src/testing/expected-failures.js';
+import { failureMismatch, refuseBadCases, type ActualFailure } from '../../src/testing/expected-failures.js';
 import notFound404 from '../../suites/errors/not-found-404.js';
 
 const tester = new CheckTester();
 const broken = { api: { breaks: { notFound200: true } } };
 
 describe('CheckTester refuses malformed cases before running any', () => {
-  const refusal = (cases: Parameters<CheckTester['run']>[1]): string => {
+  const refusal = (cases: Parameters<typeof refuseBadCases>[1]): string => {
     try {
-      tester.run(notFound404, cases);
+      refuseBadCases(notFound404, cases);
     } catch (err) {
       return (err as Error).message;
     }
     return 'accepted';
   };
+
+  it('CheckTester.run throws before defining a test', () => {
+    expect(() => tester.run(notFound404, { valid: [], invalid: [{ name: 'broken', ...broken }] })).toThrow(
+      /an invalid case must state its failures/,
+    );
+  });
 
   it('an invalid case that states no failures', () => {
     expect(refusal({ valid: [], invalid: [{ name: 'broken', ...broken }] })).toBe(
