@@ -134,7 +134,12 @@ export type Adoption =
   /** A 2xx that names no usable id (none in the body, no Location on this origin naming an item). */
   | { kind: 'no-id'; reason: string };
 
-export interface Failure {
+/**
+ * One problem a check found. `messageId` names it among the check's declared `messages` (stable:
+ * tests and tools match it); `message` is the wording users read, with the specifics.
+ */
+export interface Failure<M extends string = string> {
+  messageId: NoInfer<M>;
   message: string;
   evidence?: Array<Exchange | Evidence>;
   /** Defaults to the check's severity. */
@@ -150,9 +155,15 @@ export interface CheckDescription {
   why: string;
 }
 
-interface CheckBase {
+interface CheckBase<M extends string = string> {
   /** Kebab-case id, equal to the file name under suites/<suite>/. */
   id: string;
+  /**
+   * Every kind of problem the check reports, by stable id (camelCase) with a one-line description
+   * (model: ESLint's `meta.messages`). Each failure and finding names one of them as `messageId`;
+   * tests identify failures by id, so rewording a message breaks no test.
+   */
+  messages: Record<M, string>;
   /** Rule ids from CONVENTIONS.md; never empty. */
   rules: string[];
   /** The suite (folder) the check belongs to. */
@@ -205,26 +216,26 @@ export const RESOURCE_SCHEDULES: readonly ResourceSchedule[] = ['own-items', 'co
  */
 export type Writes = 'required' | 'when-allowed' | 'none';
 
-interface ActiveBase extends CheckBase {
+interface ActiveBase<M extends string> extends CheckBase<M> {
   kind: 'active';
   /** See `Writes`: what `--read-only` does with the check. */
   writes: Writes;
 }
 
 /** An active check run once per declared resource: its context always names the resource. */
-export interface ResourceCheck extends ActiveBase {
+export interface ResourceCheck<M extends string = string> extends ActiveBase<M> {
   schedule: ResourceSchedule;
-  run(ctx: ResourceCheckContext): Promise<void>;
+  run(ctx: ResourceCheckContext<M>): Promise<void>;
 }
 
 /** An active check run once per run (API-wide). */
-export interface ApiCheck extends ActiveBase {
+export interface ApiCheck<M extends string = string> extends ActiveBase<M> {
   schedule: ApiSchedule;
-  run(ctx: CheckContext): Promise<void>;
+  run(ctx: CheckContext<M>): Promise<void>;
 }
 
 /** A check that sends its own requests. */
-export type ActiveCheck = ResourceCheck | ApiCheck;
+export type ActiveCheck<M extends string = string> = ResourceCheck<M> | ApiCheck<M>;
 
 /** True for a check run once per declared resource. */
 export function isResourceCheck(check: ActiveCheck): check is ResourceCheck {
@@ -239,7 +250,9 @@ export function isResourceCheck(check: ActiveCheck): check is ResourceCheck {
 export const NOT_JUDGED: unique symbol = Symbol('not judged');
 
 /** What an observer says about one exchange it dislikes. */
-export interface Finding {
+export interface Finding<M extends string = string> {
+  /** One of the observer's declared `messages` ids. */
+  messageId: NoInfer<M>;
   message: string;
   severity?: Severity;
 }
@@ -263,7 +276,7 @@ export interface RunFacts {
 }
 
 /** A finding about the run as a whole, with its own evidence; placed on `resource` (default: API-wide). */
-export interface SummaryFinding extends Finding {
+export interface SummaryFinding<M extends string = string> extends Finding<M> {
   evidence: Evidence[];
   resource?: string;
 }
@@ -272,13 +285,13 @@ export interface SummaryFinding extends Finding {
  * A check that judges every exchange the audit makes (e.g. "no 5xx"): it sends nothing.
  * The engine feeds it each exchange and groups its findings by resource.
  */
-export interface ObserverCheck extends CheckBase {
+export interface ObserverCheck<M extends string = string> extends CheckBase<M> {
   kind: 'observer';
   /**
    * Judges one exchange: a finding when it breaks the rule, undefined when it keeps it, NOT_JUDGED
    * when it is not the kind of exchange the rule is about.
    */
-  inspect(exchange: Exchange, config: AuditConfig): Finding | typeof NOT_JUDGED | undefined;
+  inspect(exchange: Exchange, config: AuditConfig): Finding<M> | typeof NOT_JUDGED | undefined;
   /**
    * Why a resource's result is skipped when responses came but none of them was judged, e.g.
    * "no 401 was answered".
@@ -296,10 +309,10 @@ export interface ObserverCheck extends CheckBase {
    */
   group?(exchange: Exchange, config: AuditConfig): string | undefined;
   /** Called once at the end of the run with the groups `group` made; its findings join the results. */
-  summarise?(groups: ExchangeGroup[], config: AuditConfig, facts: RunFacts): SummaryFinding[];
+  summarise?(groups: ExchangeGroup[], config: AuditConfig, facts: RunFacts): SummaryFinding<M>[];
 }
 
-export type Check = ActiveCheck | ObserverCheck;
+export type Check<M extends string = string> = ActiveCheck<M> | ObserverCheck<M>;
 
 /**
  * Thrown by `ctx.skip()` and caught by the engine (the check ends skipped with the reason). A check
@@ -309,7 +322,12 @@ export class SkipSignal {
   constructor(readonly reason: string) {}
 }
 
-/** Identity function that gives a check its type (and a place for future validation). */
-export function defineCheck<T extends Check>(check: T): T {
+/**
+ * Identity function that gives a check its type: its message ids are the keys of its `messages`,
+ * so a `ctx.fail` or a finding naming an undeclared id does not compile.
+ */
+export function defineCheck<const M extends string, T extends Check<M>>(
+  check: T & { messages: Record<M, string> },
+): T {
   return check;
 }

@@ -20,8 +20,11 @@ export interface Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
-/** The context of every active check. */
-export interface CheckContext {
+/**
+ * The context of every active check. `M` is the check's message ids (see `CheckBase.messages`):
+ * `fail` accepts only those.
+ */
+export interface CheckContext<M extends string = string> {
   config: AuditConfig;
   /** The resource under test for resource checks (see `ResourceCheckContext`); undefined for API-wide checks. */
   resource: ResourceConfig | undefined;
@@ -119,13 +122,13 @@ export interface CheckContext {
    */
   shared<T>(key: string, compute: () => Promise<T>): Promise<T>;
   /** Records a failure; the check goes on unless it returns. Several failures make one failed result. */
-  fail(failure: Failure): void;
+  fail(failure: Failure<M>): void;
   /** Ends the check as skipped with this reason (throws a `SkipSignal` the engine catches). */
   skip(reason: string): never;
 }
 
 /** The context of a check run once per resource (`own-items`, `compares-collection`): the resource is always set. */
-export interface ResourceCheckContext extends CheckContext {
+export interface ResourceCheckContext<M extends string = string> extends CheckContext<M> {
   resource: ResourceConfig;
   /** Requires the resource to declare these operations; skips otherwise. */
   requireOperations(...operations: Operation[]): void;

@@ -257,6 +257,11 @@ export interface CheckResult {
    * (the `message` numbers only the first few). At most PROBLEM_CAP are kept.
    */
   problems?: string[];
+  /**
+   * The message id of each entry of `problems`, in the same order: which of the check's declared
+   * `messages` it is (stable across wording changes, for tools and tests).
+   */
+  problemIds?: string[];
   /** Distinct problems found beyond the cap and left out of `problems`. */
   problemsDropped?: number;
   /** The exchanges that prove the first problems (not one per problem: see `problems`). */

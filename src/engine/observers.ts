@@ -9,7 +9,7 @@ import {
   type SummaryFinding,
 } from '../core/check.js';
 import type { AuditConfig, CheckResult, Evidence, ResourceConfig, Severity } from '../core/types.js';
-import { baseResult, joinMessages, ProblemList } from './results.js';
+import { baseResult, CHECK_BROKE, joinMessages, ProblemList } from './results.js';
 
 const MAX_EVIDENCE = 5;
 /** Evidence kept per group of an observer's `group` hook. */
@@ -64,7 +64,10 @@ export class ObserverHub {
       try {
         finding = observer.inspect(exchange, this.config);
       } catch (err) {
-        finding = { message: `the check itself broke on ${exchange.method} ${exchange.url}: ${String(err)}` };
+        finding = {
+          messageId: CHECK_BROKE,
+          message: `the check itself broke on ${exchange.method} ${exchange.url}: ${String(err)}`,
+        };
       }
       if (finding === NOT_JUDGED) continue;
       tally.judged++;
@@ -73,7 +76,7 @@ export class ObserverHub {
       const severity = finding.severity ?? observer.severity;
       if (severity === 'error' || tally.severity === undefined) tally.severity = severity;
       const before = tally.problems.total;
-      tally.problems.add(finding.message);
+      tally.problems.add(finding.message, finding.messageId);
       // Evidence of the first few distinct problems: the report names every problem, proves the first.
       if (tally.problems.total > before && tally.evidence.length < MAX_EVIDENCE) {
         tally.evidence.push(exchange.evidence);
@@ -121,7 +124,13 @@ export class ObserverHub {
     try {
       findings = observer.summarise([...(this.groups.get(observer.id)?.values() ?? [])], this.config, facts);
     } catch (err) {
-      findings = [{ message: `the check itself broke while summarising: ${String(err)}`, evidence: [] }];
+      findings = [
+        {
+          messageId: CHECK_BROKE,
+          message: `the check itself broke while summarising: ${String(err)}`,
+          evidence: [],
+        },
+      ];
     }
     for (const finding of findings) {
       const name = resources.some((r) => r.name === finding.resource) ? (finding.resource ?? '') : '';
@@ -168,16 +177,16 @@ export class ObserverHub {
           const parts: string[] = [];
           const problems = new ProblemList();
           if (tally && tally.failed > 0) {
-            const { kept, total } = tally.problems;
+            const { kept, ids, total } = tally.problems;
             parts.push(
               `${tally.failed} of ${tally.seen} responses broke the rule: ${joinMessages(kept, total)}`,
             );
-            for (const m of kept) problems.add(m);
+            kept.forEach((m, i) => problems.add(m, ids[i]));
             problems.dropped += tally.problems.dropped;
           }
           for (const finding of across) {
             parts.push(finding.message);
-            problems.add(finding.message);
+            problems.add(finding.message, finding.messageId);
           }
           const severities = [tally?.severity, ...across.map((f) => f.severity ?? observer.severity)];
           out.push({

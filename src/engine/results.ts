@@ -26,16 +26,26 @@ export function baseResult(check: Check, resource: string | undefined): CheckRes
   };
 }
 
-/** Collects distinct problem texts in order of arrival, keeping the first PROBLEM_CAP and counting the rest. */
+/**
+ * The message id of a problem the check did not report itself: it threw while judging (observers
+ * report that as a failed problem). No check declares it, so no test can expect it.
+ */
+export const CHECK_BROKE = 'checkBroke';
+
+/**
+ * Collects distinct problem texts in order of arrival, keeping the first PROBLEM_CAP and counting
+ * the rest; `ids` holds the message id of each kept problem (the first one given for its text).
+ */
 export class ProblemList {
   private readonly seen = new Set<string>();
   readonly kept: string[] = [];
+  readonly ids: string[] = [];
   /** Distinct problems past the cap (not kept, so repeats of them cannot be told apart: each counts). */
   dropped = 0;
 
   constructor(private readonly cap = PROBLEM_CAP) {}
 
-  add(message: string): void {
+  add(message: string, messageId: string): void {
     if (this.seen.has(message)) return;
     if (this.kept.length >= this.cap) {
       this.dropped++;
@@ -43,22 +53,30 @@ export class ProblemList {
     }
     this.seen.add(message);
     this.kept.push(message);
+    this.ids.push(messageId);
   }
 
   get total(): number {
     return this.kept.length + this.dropped;
   }
 
-  /** The result fields: `problems`, and `problemsDropped` when some were left out. */
-  fields(): Pick<CheckResult, 'problems' | 'problemsDropped'> {
-    return { problems: [...this.kept], ...(this.dropped > 0 ? { problemsDropped: this.dropped } : {}) };
+  /** The result fields: `problems` with their `problemIds`, and `problemsDropped` when some were left out. */
+  fields(): Pick<CheckResult, 'problems' | 'problemIds' | 'problemsDropped'> {
+    return {
+      problems: [...this.kept],
+      problemIds: [...this.ids],
+      ...(this.dropped > 0 ? { problemsDropped: this.dropped } : {}),
+    };
   }
 }
 
-/** The problems of these messages (distinct, capped). */
-export function problemList(messages: Iterable<string>, cap = PROBLEM_CAP): ProblemList {
+/** The problems of these failures (distinct by message, capped). */
+export function problemList(
+  failures: Iterable<{ message: string; messageId: string }>,
+  cap = PROBLEM_CAP,
+): ProblemList {
   const list = new ProblemList(cap);
-  for (const m of messages) list.add(m);
+  for (const f of failures) list.add(f.message, f.messageId);
   return list;
 }
 

@@ -358,7 +358,7 @@ export async function runTask(task: Task, deps: ContextDeps): Promise<CheckResul
   const severity: Severity = ctx.failures.some((f) => (f.severity ?? check.severity) === 'error')
     ? 'error'
     : 'warning';
-  const problems = problemList(ctx.failures.map((f) => f.message));
+  const problems = problemList(ctx.failures);
   return done({
     status: 'failed',
     severity,

@@ -91,6 +91,12 @@ function result(p: Problems, value: unknown, path: string): CheckResult | undefi
   const problems = value.problems;
   if (problems !== undefined && (!Array.isArray(problems) || !problems.every((x) => typeof x === 'string')))
     p.add(`${path}.problems`, 'must be a list of strings');
+  const ids = value.problemIds;
+  const idsOk =
+    Array.isArray(ids) &&
+    Array.isArray(problems) &&
+    ids.length === problems.length &&
+    ids.every((x) => typeof x === 'string');
   const dropped = value.problemsDropped;
   if (dropped !== undefined && !(Number.isInteger(dropped) && (dropped as number) >= 0))
     p.add(`${path}.problemsDropped`, 'must be a whole number');
@@ -107,6 +113,8 @@ function result(p: Problems, value: unknown, path: string): CheckResult | undefi
     severity,
     ...(message !== undefined ? { message } : {}),
     ...(problems !== undefined ? { problems: problems as string[] } : {}),
+    // Reports written before message ids existed (or with a list out of step) merge without them.
+    ...(idsOk ? { problemIds: [...(ids as string[])] } : {}),
     ...(dropped ? { problemsDropped: dropped as number } : {}),
     evidence: ev.filter((e): e is Evidence => e !== undefined),
     durationMs: typeof value.durationMs === 'number' ? value.durationMs : 0,

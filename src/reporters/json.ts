@@ -40,6 +40,8 @@ function resultJson(result: CheckResult): Record<string, unknown> {
   if (result.message !== undefined) out.message = result.message;
   // Every problem, one line each (the message numbers only the first few): tools read this list.
   if (result.problems !== undefined) out.problems = [...result.problems];
+  // Which declared message each problem is (same order): stable where the wording is not.
+  if (result.problemIds !== undefined) out.problemIds = [...result.problemIds];
   if (result.problemsDropped) out.problemsDropped = result.problemsDropped;
   out.durationMs = result.durationMs;
   if (result.followsFrom) out.followsFrom = [...result.followsFrom];

@@ -7,6 +7,15 @@ import { runAudit, type RunOptions } from '../engine/run.js';
 import { catalogue as fullCatalogue } from '../../suites/index.js';
 import { startExampleFixture, type FixtureServer } from './fixture-server.js';
 import { exampleConfig } from './example-config.js';
+import {
+  actualFailures,
+  failureMismatch,
+  matchesText,
+  refuseBadCases,
+  type ExpectedFailure,
+} from './expected-failures.js';
+
+export { times, type ExpectedFailure } from './expected-failures.js';
 
 export interface FixtureCase {
   name: string;
@@ -25,7 +34,12 @@ export interface FixtureCase {
   clock?: Clock;
   /** Invalid cases: a rule id every failed result must name (default: the check's first rule). */
   rule?: string;
-  /** Invalid cases: text or pattern the failure message must contain; skipped cases: the skip reason. */
+  /**
+   * Invalid cases (required): every problem the check reports, compared exactly (how many, and
+   * which message ids, in any order), or only how many. Model: RuleTester's `errors`.
+   */
+  failures?: number | ExpectedFailure[];
+  /** Skipped cases: text or pattern the skip reason must contain. */
   message?: string | RegExp;
   /** Invalid cases: the failed result's severity. */
   severity?: Severity;
@@ -76,24 +90,32 @@ export async function auditFixture(
 }
 
 /**
- * Defines jest tests: every valid case passes (and runs), every invalid case fails naming the rule
- * with evidence, and every `skipped` case (nothing for the check to judge) is skipped with the
- * reason, never passed.
+ * Defines jest tests: every valid case passes (and runs); every invalid case fails with exactly
+ * the failures it states (their count and message ids), naming the rule with evidence; every
+ * `skipped` case (nothing for the check to judge) is skipped with the reason, never passed.
+ * Throws before defining any test when a case is malformed or duplicated (see `refuseBadCases`).
  */
 export class CheckTester {
   constructor(private readonly options: CheckTesterOptions = {}) {}
 
   run(check: Check, cases: { valid: FixtureCase[]; invalid: FixtureCase[]; skipped?: FixtureCase[] }): void {
+    refuseBadCases(check, cases);
     const companions =
       this.options.with ??
       (check.kind === 'observer'
         ? fullCatalogue.filter((c) => c.kind === 'active' && c.schedule !== 'alone-last')
         : []);
     const checks = [check, ...companions.filter((c) => c.id !== check.id)];
-    const mine = (result: RunResult, c: FixtureCase): CheckResult[] =>
-      result.results.filter(
+    const declared = Object.keys(check.messages);
+    const mine = (result: RunResult, c: FixtureCase): CheckResult[] => {
+      const results = result.results.filter(
         (r) => r.checkId === check.id && (c.resource === undefined || r.resource === c.resource),
       );
+      // A problem under an id the check does not declare is the check's bug (or the engine's).
+      const undeclared = results.flatMap((r) => (r.problemIds ?? []).filter((id) => !declared.includes(id)));
+      expect({ undeclaredMessageIds: undeclared }).toEqual({ undeclaredMessageIds: [] });
+      return results;
+    };
 
     describe(check.id, () => {
       for (const c of cases.valid) {
@@ -115,9 +137,7 @@ export class CheckTester {
           if (c.message !== undefined) {
             for (const r of results) {
               const reason = r.message ?? '';
-              const matches =
-                typeof c.message === 'string' ? reason.includes(c.message) : c.message.test(reason);
-              expect({ reason, matches }).toEqual({ reason, matches: true });
+              expect({ reason, matches: matchesText(reason, c.message) }).toEqual({ reason, matches: true });
             }
           }
         });
@@ -126,19 +146,16 @@ export class CheckTester {
         it(`invalid: ${c.name}`, async () => {
           const { result } = await auditFixture(checks, c);
           const failed = mine(result, c).filter((r) => r.status === 'failed');
-          expect(failed.length).toBeGreaterThan(0);
+          const errored = mine(result, c).filter((r) => r.status === 'errored');
+          expect(errored.map((r) => `${r.resource}: ${r.message}`)).toEqual([]);
+          const actual = actualFailures(failed);
+          // On a mismatch, both lists side by side: what the case states and what the check reported.
+          expect({ failures: failureMismatch(c.failures!, actual) }).toEqual({ failures: undefined });
           for (const r of failed) {
             expect(r.rules).toContain(c.rule ?? check.rules[0]);
             expect(r.evidence.length).toBeGreaterThan(0);
             expect(r.evidence[0].curl).toMatch(/^curl /);
             if (c.severity) expect(r.severity).toBe(c.severity);
-          }
-          if (c.message !== undefined) {
-            const messages = failed.map((r) => r.message ?? '');
-            const matches = messages.some((m) =>
-              typeof c.message === 'string' ? m.includes(c.message) : c.message!.test(m),
-            );
-            expect({ messages, matches }).toEqual({ messages, matches: true });
           }
         });
       }

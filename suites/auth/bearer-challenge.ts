@@ -10,6 +10,10 @@ export default defineCheck({
   suite: 'auth',
   title: 'A 401 carries a challenge for the configured scheme (Bearer by default) in WWW-Authenticate',
   severity: 'warning',
+  messages: {
+    noChallenge: 'a 401 carries no WWW-Authenticate header',
+    wrongScheme: 'a 401 WWW-Authenticate names no challenge of the configured scheme',
+  },
   description: {
     sends: 'Nothing of its own: it judges every 401 the audit receives (the auth checks cause plenty).',
     passes:
@@ -24,9 +28,10 @@ export default defineCheck({
     if (scheme === undefined) return NOT_JUDGED;
     const header = x.headers['www-authenticate'];
     if (header === undefined || header.trim() === '')
-      return { message: `${answered(x)} without a WWW-Authenticate header` };
+      return { messageId: 'noChallenge', message: `${answered(x)} without a WWW-Authenticate header` };
     if (!namesScheme(header, scheme))
       return {
+        messageId: 'wrongScheme',
         message: `${answered(x)} with WWW-Authenticate ${JSON.stringify(header)}, which names no ${scheme} challenge`,
       };
     return undefined;

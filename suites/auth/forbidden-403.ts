@@ -3,7 +3,7 @@ import { defineCheck } from '../../src/core/check.js';
 import { LIMITED_TOKEN } from '../support/auth/credentials.js';
 import { runMatrix, type Outcome } from '../support/auth/matrix.js';
 import { plainMatrix } from '../support/auth/probes.js';
-import { reportMatrix } from '../support/auth/report.js';
+import { MATRIX_MESSAGES, reportMatrix } from '../support/auth/report.js';
 
 export default defineCheck({
   kind: 'active',
@@ -15,6 +15,7 @@ export default defineCheck({
   schedule: 'compares-collection',
   // Forbidden reads still run under --read-only; forbidden writes are left out there.
   writes: 'when-allowed',
+  messages: MATRIX_MESSAGES,
   description: {
     sends:
       'With the limited token, each operation the config declares forbidden for it, as a permitted caller would send it (valid payload, on the collection or an item the audit created); the state is read with the full token before and after every one.',

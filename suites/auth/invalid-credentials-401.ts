@@ -2,6 +2,7 @@
 import { defineCheck } from '../../src/core/check.js';
 import { invalidCredentials } from '../support/auth/credentials.js';
 import { expectUnauthenticated } from '../support/auth/authentication.js';
+import { MATRIX_MESSAGES } from '../support/auth/report.js';
 
 export default defineCheck({
   kind: 'active',
@@ -13,6 +14,7 @@ export default defineCheck({
   schedule: 'compares-collection',
   // Runs in part under --read-only: unknown ids and the collection, with requests no server can act on.
   writes: 'when-allowed',
+  messages: MATRIX_MESSAGES,
   description: {
     sends:
       'Every declared operation (collection, an item the audit created, an id never issued; valid payload and malformed JSON) with each invalid credential: a garbage Bearer token, an expired-looking JWT, an empty Bearer, the token under the Basic and Token schemes, HTTP Basic with the token as user name, and the token with its last character changed. Writes that could act go one at a time, the state read with the full token around them.',

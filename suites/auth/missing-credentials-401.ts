@@ -2,6 +2,7 @@
 import { defineCheck } from '../../src/core/check.js';
 import { NO_CREDENTIALS } from '../support/auth/credentials.js';
 import { expectUnauthenticated } from '../support/auth/authentication.js';
+import { MATRIX_MESSAGES } from '../support/auth/report.js';
 
 export default defineCheck({
   kind: 'active',
@@ -13,6 +14,7 @@ export default defineCheck({
   schedule: 'compares-collection',
   // Runs in part under --read-only: unknown ids and the collection, with requests no server can act on.
   writes: 'when-allowed',
+  messages: MATRIX_MESSAGES,
   description: {
     sends:
       'Every declared operation with no Authorization header: on the collection, on an item the audit created and on an id never issued, with the valid payload and with malformed JSON. Writes that could act go one at a time, the state read with the full token before and after. Under --read-only: reads, DELETE of an unknown id and malformed bodies only.',

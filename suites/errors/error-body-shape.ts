@@ -19,6 +19,11 @@ export default defineCheck({
   suite: 'errors',
   title: 'Error answers carry a JSON body, in one shape across the API',
   severity: 'warning',
+  messages: {
+    emptyErrorBody: 'an error answer has an empty body',
+    errorBodyNotJson: 'an error answer has a body that is not JSON',
+    errorShapesDiffer: 'error bodies come in shapes with no top-level member in common',
+  },
   description: {
     sends:
       'Nothing of its own: it judges every 4xx and 5xx answer the other checks provoke, on every resource and outside them (unknown collections and versions, missing credentials, malformed bodies...).',
@@ -29,10 +34,11 @@ export default defineCheck({
   nothingToJudge: 'no 4xx or 5xx answer (with a body that could be read) was received',
   inspect(x) {
     if (!isErrorAnswer(x)) return NOT_JUDGED;
-    if (x.text.trim() === '') return { message: `${answered(x)} with an empty body` };
+    if (x.text.trim() === '')
+      return { messageId: 'emptyErrorBody', message: `${answered(x)} with an empty body` };
     if (!isJsonType(x.mediaType) || !x.isJson) {
       const type = x.headers['content-type'] ? `a ${x.mediaType} body` : 'a body without Content-Type';
-      return { message: `${answered(x)} with ${type}, not JSON` };
+      return { messageId: 'errorBodyNotJson', message: `${answered(x)} with ${type}, not JSON` };
     }
     return undefined;
   },
@@ -48,7 +54,8 @@ export default defineCheck({
     const sorted = [...groups].sort((a, b) => b.count - a.count);
     const shown = sorted.slice(0, SHOWN_SHAPES).map(describeGroup);
     if (sorted.length > SHOWN_SHAPES) shown.push(`and ${sorted.length - SHOWN_SHAPES} more shapes`);
-    const finding: SummaryFinding = {
+    const finding: SummaryFinding<'errorShapesDiffer'> = {
+      messageId: 'errorShapesDiffer',
       message: `error bodies come in ${groups.length} shapes with no top-level member in common: ${shown.join('; ')}`,
       evidence: sorted.slice(0, SHOWN_SHAPES).flatMap((g) => g.evidence.slice(0, 1)),
     };

@@ -40,6 +40,14 @@ export default defineCheck({
   dependsOn: ['create-answers-201'],
   schedule: 'compares-collection',
   writes: 'required',
+  messages: {
+    malformedAccepted: 'a malformed request is accepted (2xx)',
+    malformedCrashed: 'a malformed request makes the server fail (5xx or no answer)',
+    answered422: 'a malformed request is answered 422 instead of 400 (warning)',
+    not400: 'a malformed request is answered another status than 400',
+    collectionChanged: 'a refused malformed request changed the collection',
+    itemChanged: 'a refused malformed request changed an item',
+  },
   description: {
     sends:
       'POST to the collection, PUT and PATCH to an item it created (as declared), each with: unparseable JSON; an empty body; a JSON array, string, number and null instead of an object; every declared invalid payload (POST and PUT only: a PATCH may leave out required fields); for each field of the payload, a value of another JSON type (an object for a string, a non-numeric string for a number or boolean, a string for a list or object, so that no common lenient coercion makes it valid); and the payload with an unknown extra field. After each it reads the collection and, for PUT/PATCH, the item.',
@@ -120,6 +128,7 @@ function judgeChange(
     const left = method === 'POST' ? adopt(ctx, list.after, list.added, probe) : [];
     if (!accepted && (list.added.length > 0 || list.vanished.length > 0)) {
       ctx.fail({
+        messageId: 'collectionChanged',
         message: `${requestLine(x)} with ${probe.label} answered ${statusText(x)} but changed the collection: ${describeChange(r.idField, list.added, list.vanished)}${left.length > 0 ? ` (${r.idField} ${left.join(', ')} carries no value the audit sent, so it was not deleted: check it by hand)` : ''}`,
         evidence: [list.before, x, list.after],
       });
@@ -128,6 +137,7 @@ function judgeChange(
   for (const change of diff.items) {
     if (accepted) continue;
     ctx.fail({
+      messageId: 'itemChanged',
       message: `${requestLine(x)} with ${probe.label} answered ${statusText(x)} but changed the item: ${change.kind === 'members' ? change.paths.join(', ') : `${requestLine(change.after)} answered ${statusText(change.after)} (was ${statusText(change.before)})`}`,
       evidence: [change.before, x, change.after],
     });
@@ -144,6 +154,14 @@ function judge(x: Exchange, probe: Probe): Kind | undefined {
   if (s === 422) return 'unprocessable';
   return 'other';
 }
+
+/** The message id of each kind of wrong answer. */
+const MALFORMED_IDS = {
+  accepted: 'malformedAccepted',
+  crashed: 'malformedCrashed',
+  unprocessable: 'answered422',
+  other: 'not400',
+} as const;
 
 /** One failure per kind of wrong answer, listing the bodies that got it. */
 function report(ctx: CheckContext, outcomes: Map<Kind, Array<{ probe: Probe; x: Exchange }>>): void {
@@ -168,6 +186,7 @@ function report(ctx: CheckContext, outcomes: Map<Kind, Array<{ probe: Probe; x: 
       labels.slice(0, SHOWN).join(', ') +
       (labels.length > SHOWN ? `, and ${labels.length - SHOWN} more` : '');
     ctx.fail({
+      messageId: MALFORMED_IDS[kind],
       message: `${requestLine(list[0].x)} answered ${statuses.join('/')} to ${shown}; ${texts[kind].why}`,
       evidence: list.slice(0, 3).map(({ x }) => x),
       severity: texts[kind].severity,

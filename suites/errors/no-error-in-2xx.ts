@@ -11,6 +11,9 @@ export default defineCheck({
   suite: 'errors',
   title: 'No 2xx answer carries an error object',
   severity: 'error',
+  messages: {
+    errorIn2xx: 'a 2xx answer carries an error object',
+  },
   description: {
     sends: 'Nothing of its own: it judges the body of every 2xx answer the audit receives.',
     passes:
@@ -23,6 +26,7 @@ export default defineCheck({
     // A list, a bare value or an empty body is judged too: none of them is an error object.
     if (!isObject(x.json)) return undefined;
     const idField = config.resources.find((r) => r.name === x.resource)?.idField ?? 'id';
-    return errorShape(x.json, idField, answered(x));
+    const found = errorShape(x.json, idField, answered(x));
+    return found && { messageId: 'errorIn2xx', ...found };
   },
 });

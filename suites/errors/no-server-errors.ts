@@ -10,6 +10,11 @@ export default defineCheck({
   suite: 'errors',
   title: 'Client input never makes the server fail (no 5xx)',
   severity: 'error',
+  messages: {
+    serverError: 'a request is answered 5xx',
+    noCompleteAnswer: 'a request gets no complete, valid HTTP answer',
+    requestsHung: 'requests of one kind got no answer in time, so the rest of that kind were not sent',
+  },
   description: {
     sends:
       'Nothing of its own: it judges every answer to every request the other checks send, malformed ones included.',
@@ -19,13 +24,14 @@ export default defineCheck({
   },
   nothingToJudge: 'no request got a complete answer or a failure of the server to judge',
   inspect(x) {
-    if (x.status !== undefined && x.status >= 500 && x.status <= 599) return { message: answered(x) };
+    if (x.status !== undefined && x.status >= 500 && x.status <= 599)
+      return { messageId: 'serverError', message: answered(x) };
     // Transport failures that mean the server broke (a time-out, a reset, an answer the HTTP parser
     // refused), not the audit's cap or interruption.
     if (x.status === undefined && x.error && faultOf(x.error) === 'service') {
       // The invalid-HTTP message says so itself ("no valid HTTP answer: the parser refused it…").
       const what = x.error.code === 'E_INVALID_HTTP' ? '' : 'no complete answer: ';
-      return { message: `${x.method} ${x.url} got ${what}${x.error.message}` };
+      return { messageId: 'noCompleteAnswer', message: `${x.method} ${x.url} got ${what}${x.error.message}` };
     }
     // No answer for a reason of the audit's own (its size cap, an interruption): not the server's doing.
     if (x.status === undefined) return NOT_JUDGED;
@@ -36,6 +42,7 @@ export default defineCheck({
       const more = h.notSentCount - h.notSent.length;
       const named = h.notSent.join(', ') + (more > 0 ? ` and ${more} more` : '');
       return {
+        messageId: 'requestsHung',
         message: `${h.kind}: ${h.timeouts} requests in a row got no answer within the deadline, so ${h.notSentCount === 1 ? 'the 1 other request of that kind was' : `the ${h.notSentCount} others of that kind were`} not sent (${named}); the evidence is the first time-out`,
         evidence: [h.evidence],
         ...(h.resource !== undefined ? { resource: h.resource } : {}),

@@ -13,6 +13,10 @@ export default defineCheck({
   severity: 'error',
   schedule: 'own-items',
   writes: 'when-allowed',
+  messages: {
+    unknownIdNot404: 'an id that was never issued does not answer 404',
+    unknownCollectionNot404: 'a collection that does not exist does not answer 404',
+  },
   description: {
     sends:
       'GET, PUT, PATCH and DELETE (as declared) on an id that was never issued, shaped like real ids and first proven absent; GET on an unknown collection. All with valid credentials.',
@@ -38,6 +42,7 @@ export default defineCheck({
       if (is2xx(x) && probe.method !== 'GET' && probe.method !== 'DELETE') ctx.track(path, r.name);
       if (x.status === 404 || (probe.allow2xx && is2xx(x))) continue;
       ctx.fail({
+        messageId: 'unknownIdNot404',
         message: `${answered(x)}${shownBody(x)} for an id that was never issued, expected 404${probe.allow2xx ? ' (or 2xx)' : ''}${filterNote(x, r)}`,
         evidence: [x],
       });
@@ -45,6 +50,7 @@ export default defineCheck({
     const unknown = await ctx.send({ method: 'GET', path: unknownCollection(r.path) });
     if (unknown.status !== 404) {
       ctx.fail({
+        messageId: 'unknownCollectionNot404',
         message: `${answered(unknown)} for a collection that does not exist, expected 404`,
         evidence: [unknown],
       });

@@ -9,6 +9,10 @@ export default defineCheck({
   suite: 'general',
   title: 'Responses with a body carry JSON',
   severity: 'error',
+  messages: {
+    notJsonType: 'a response with a body is labelled with a media type that is not JSON',
+    bodyNotJson: 'a response labelled JSON carries a body that is not JSON',
+  },
   description: {
     sends: 'Nothing of its own: it judges every response the audit receives.',
     passes:
@@ -25,6 +29,7 @@ export default defineCheck({
     const jsonType = x.mediaType === 'application/json' || x.mediaType.endsWith('+json');
     if (!jsonType) {
       return {
+        messageId: 'notJsonType',
         message: `${answered(x)} with Content-Type ${x.headers['content-type'] ? JSON.stringify(x.headers['content-type']) : '(none)'}, not JSON`,
       };
     }
@@ -34,7 +39,10 @@ export default defineCheck({
         (x.evidence.notes?.some((n) => n.includes('not valid UTF-8'))
           ? 'is not valid UTF-8'
           : 'does not parse as JSON');
-      return { message: `${answered(x)} labelled ${x.mediaType} but the body ${problem}` };
+      return {
+        messageId: 'bodyNotJson',
+        message: `${answered(x)} labelled ${x.mediaType} but the body ${problem}`,
+      };
     }
     return undefined;
   },

@@ -15,6 +15,12 @@ export default defineCheck({
   // It creates one item only when no resource can be listed (so no check compares that collection);
   // under --read-only that fallback is left out.
   writes: 'when-allowed',
+  messages: {
+    cookieNeeded: 'authentication works with the cookies the server set and fails without them',
+    connectionRemembered:
+      'a request without credentials is accepted on the connection of an authenticated one',
+    cookieAuthenticates: 'a request without credentials is accepted with the cookies the server set',
+  },
   description: {
     sends:
       'GET of a collection with the full token, then the same GET without credentials on the same keep-alive connection; the GET without credentials on a new connection (the control); the GET without credentials but with every cookie the server has set; and, when the authenticated GET fails without cookies, the same GET with them.',
@@ -50,6 +56,7 @@ export default defineCheck({
         const withCookies = await ctx.send({ method: 'GET', path, headers: { cookie: cookieHeader(jar) } });
         if (is2xx(withCookies)) {
           ctx.fail({
+            messageId: 'cookieNeeded',
             message: `${answered(authed)} with the full token and no cookies, but ${answered(withCookies)} with the cookies it set (${[...jar.keys()].join(', ')}): authentication must not need a cookie`,
             evidence: [authed, withCookies],
           });
@@ -67,6 +74,7 @@ export default defineCheck({
     }
     if (follow && is2xx(follow) && sameSocket) {
       ctx.fail({
+        messageId: 'connectionRemembered',
         message: `after an authenticated request, ${requestLine(follow)} without credentials on the same keep-alive connection answered ${follow.status} (on a new connection: ${control.status ?? 'no answer'}): the server remembers the connection`,
         evidence: [authed, follow, control],
       });
@@ -82,6 +90,7 @@ export default defineCheck({
     });
     if (is2xx(withCookies)) {
       ctx.fail({
+        messageId: 'cookieAuthenticates',
         message: `${requestLine(withCookies)} without credentials but with the cookies the server set (${[...jar.keys()].join(', ')}) answered ${withCookies.status} (without them: ${control.status ?? 'no answer'}): a cookie stands in for the token`,
         evidence: [authed, withCookies, control],
       });

@@ -16,6 +16,12 @@ export default defineCheck({
   dependsOn: ['create-answers-201'],
   schedule: 'compares-collection',
   writes: 'required',
+  messages: {
+    repeatFailed: 'a repeated DELETE fails (5xx or no answer)',
+    itemCameBack: 'the repeats brought the deleted item back',
+    otherItemAffected: 'repeating the DELETE affected another item',
+    collectionDiffers: 'the collection after the repeats differs from after one DELETE',
+  },
   description: {
     sends:
       'Creates two items; DELETEs the first, then reads it, the other item and the collection; sends the same DELETE twice more and reads them all again.',
@@ -47,6 +53,7 @@ export default defineCheck({
     for (const [i, repeat] of repeats.entries()) {
       if (repeat.status === undefined || repeat.status >= 500) {
         ctx.fail({
+          messageId: 'repeatFailed',
           message: `repeat ${i + 2} of ${requestLine(first)} answered ${statusText(repeat)}: a repeated DELETE must not fail (404, 410 or 2xx are usual)`,
           evidence: [first, repeat],
         });
@@ -61,6 +68,7 @@ export default defineCheck({
         // asynchronous delete, e.g. after a 202, finishing: not the repeats' doing.)
         if (kind === 'appeared') {
           ctx.fail({
+            messageId: 'itemCameBack',
             message: `after one DELETE ${answered(a)}, after ${TIMES} ${answered(b)}: the repeats brought the deleted item back`,
             evidence: [a, ...repeats, b],
           });
@@ -69,6 +77,7 @@ export default defineCheck({
       }
       const what = kind === 'members' ? paths.join(', ') : `${answered(b)} (was ${statusText(a)})`;
       ctx.fail({
+        messageId: 'otherItemAffected',
         message: `repeating ${requestLine(first)} affected another item, ${path}: ${what}`,
         evidence: [...repeats, a, b],
       });
@@ -85,6 +94,7 @@ export default defineCheck({
       ];
       if (problems.length > 0) {
         ctx.fail({
+          messageId: 'collectionDiffers',
           message: `the collection after ${TIMES} DELETEs of ${victim.path} differs from after one: ${problems.join('; ')}`,
           evidence: [...repeats, list.before, list.after],
         });

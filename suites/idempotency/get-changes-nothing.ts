@@ -15,6 +15,10 @@ export default defineCheck({
   severity: 'error',
   schedule: 'compares-collection',
   writes: 'when-allowed',
+  messages: {
+    statusChanged: 'repeated reads of the same URL answer different statuses',
+    representationChanged: 'repeated reads differ with no write in between',
+  },
   description: {
     sends:
       'Creates an item (under --read-only, or without a create operation: takes the first listed item), then GETs the item and the collection three times each, interleaved, with no write in between (no other check touches the resource meanwhile).',
@@ -55,6 +59,7 @@ export default defineCheck({
       for (const [i, later] of rest.entries()) {
         if (later.status !== first.status) {
           ctx.fail({
+            messageId: 'statusChanged',
             message: `reading ${what} changed it: the first ${requestLine(first)} answered ${first.status ?? 'nothing'}, read ${i + 2} ${answered(later)}`,
             evidence: [first, later],
           });
@@ -63,6 +68,7 @@ export default defineCheck({
         if (!deepEqual(repr(first), repr(later))) {
           const diff = diffPaths(repr(first), repr(later)).join(', ');
           ctx.fail({
+            messageId: 'representationChanged',
             message: `reading ${what} changed it: read ${i + 2} of ${requestLine(first)} differs from the first with no write in between (${diff})`,
             evidence: [first, later],
           });

@@ -17,6 +17,11 @@ export default defineCheck({
   dependsOn: ['create-answers-201'],
   schedule: 'compares-collection',
   writes: 'required',
+  messages: {
+    retryNamedOther: 'a retry with the same key names a different resource',
+    createdTwice: 'two POSTs with the same key created two items',
+    reuseNotRefused: 'reusing a key with a different body is not refused with a 4xx',
+  },
   description: {
     sends:
       'Only for resources declared with idempotencyKey: true. Lists the collection; POSTs the sample with a fresh random key in the configured header (default Idempotency-Key); POSTs the same body with the same key again; lists the collection again; then POSTs a different body (the replace payload, or the sample with one value changed) with the same key. Everything created is deleted at the end.',
@@ -51,6 +56,7 @@ export default defineCheck({
     const retryId = is2xx(retry) ? idFromAnswer(retry, r) : undefined;
     if (retryId !== undefined && retryId !== first.id) {
       ctx.fail({
+        messageId: 'retryNamedOther',
         message: `the retry with the same ${header} answered ${r.idField} ${retryId}, the first ${first.id}: the retry created or named a different resource`,
         evidence: [first.exchange, retry],
       });
@@ -69,6 +75,7 @@ export default defineCheck({
         .map((e) => idOf(e, r.idField)!);
       if (ours.length > 1) {
         ctx.fail({
+          messageId: 'createdTwice',
           message: `two POSTs with the same ${header} created ${ours.length} items (${r.idField} ${ours.join(', ')}): the key was not honoured`,
           evidence: [listBefore!, first.exchange, retry, listAfter],
         });
@@ -93,6 +100,7 @@ export default defineCheck({
     const reuse = await ctx.send({ method: 'POST', path: r.path, json: other, headers: { [header]: key } });
     if (reuse.status === undefined || reuse.status < 400 || reuse.status > 499) {
       ctx.fail({
+        messageId: 'reuseNotRefused',
         message: `reusing the ${header} of an earlier POST with a different body: ${answered(reuse)}, expected a 4xx refusal (409 or 422 are usual)`,
         evidence: [first.exchange, reuse],
         severity: 'warning',

@@ -18,6 +18,12 @@ export default defineCheck({
   dependsOn: ['create-answers-201'],
   schedule: 'own-items',
   writes: 'required',
+  messages: {
+    repeatStatusDiffers: 'a repeated PUT answers another status than the first',
+    repeatBodyDiffers: 'a repeated PUT answers another body than the first',
+    endStateDiffers: 'the item after several identical PUTs differs from after one',
+    endStatusDiffers: 'the item answers differently after several identical PUTs than after one',
+  },
   description: {
     sends:
       'Creates an item; PUTs the replacement payload (default: the sample) and GETs the item; PUTs the same body twice more and GETs it again.',
@@ -58,11 +64,13 @@ export default defineCheck({
     for (const [i, repeat] of repeats.entries()) {
       if (repeat.status !== first.status) {
         ctx.fail({
+          messageId: 'repeatStatusDiffers',
           message: `repeat ${i + 2} of the same ${requestLine(first)} answered ${statusText(repeat)}, the first answered ${first.status}`,
           evidence: [first, repeat],
         });
       } else if (!deepEqual(repr(first), repr(repeat))) {
         ctx.fail({
+          messageId: 'repeatBodyDiffers',
           message: `repeat ${i + 2} of the same ${requestLine(first)} answered a different body than the first (${diffPaths(repr(first), repr(repeat)).join(', ')}; server-managed fields ignored)`,
           evidence: [first, repeat],
         });
@@ -72,10 +80,12 @@ export default defineCheck({
       ctx.fail(
         change.kind === 'members'
           ? {
+              messageId: 'endStateDiffers',
               message: `the item after ${TIMES} identical PUTs differs from the item after one (${change.paths.join(', ')}; server-managed fields ignored)`,
               evidence: [change.before, ...repeats, change.after],
             }
           : {
+              messageId: 'endStatusDiffers',
               message: `after one PUT ${answered(change.before)}, after ${TIMES} PUTs ${answered(change.after)}`,
               evidence: [first, change.before, ...repeats, change.after],
             },

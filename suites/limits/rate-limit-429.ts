@@ -12,6 +12,10 @@ export default defineCheck({
   severity: 'error',
   schedule: 'alone-last',
   writes: 'none',
+  messages: {
+    burstMetOther: 'a burst over the limit met another refusal or failure instead of 429',
+    no429: 'a burst up to rateLimit.maxRequests met no 429 although one is expected',
+  },
   description: {
     sends: `Last and alone: one GET of the first listable collection (an unknown item when none is listable), then up to rateLimit.maxRequests more of the same GET, ${BURST_CONCURRENCY} in flight at a time, without retrying 429s. The burst stops at the first 429.`,
     passes:
@@ -24,6 +28,7 @@ export default defineCheck({
     if (outcome.refusal) {
       const { exchange, why } = outcome.refusal;
       ctx.fail({
+        messageId: 'burstMetOther',
         message: `${where}, sent ${outcome.sent} times (up to ${BURST_CONCURRENCY} at a time), met ${why} instead of 429: a client over the limit must be answered 429`,
         evidence: [exchange, outcome.baseline],
       });
@@ -46,6 +51,7 @@ export default defineCheck({
       );
     }
     ctx.fail({
+      messageId: 'no429',
       message: `sent ${outcome.sent} requests ${where} in ${seconds} s (${perSecond} per second, up to ${BURST_CONCURRENCY} at a time; rateLimit.maxRequests = ${ctx.config.rateLimit.maxRequests}) and none was answered 429, but rateLimit.expected is true`,
       evidence: [outcome.last],
     });

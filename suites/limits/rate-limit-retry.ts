@@ -21,6 +21,10 @@ export default defineCheck({
   severity: 'error',
   schedule: 'alone-last',
   writes: 'none',
+  messages: {
+    noRetryHint: 'a 429 says neither Retry-After nor RateLimit-* when to come back',
+    stillRefusedAfterWait: 'a retry after the wait the 429 asked for is still refused',
+  },
   description: {
     sends:
       'After the rate-limit burst (rate-limit-429) met a 429: waits as the 429 says (Retry-After in seconds or as an HTTP date, else RateLimit-Reset, X-RateLimit-Reset or RateLimit reset=; else rateLimit.waitMs), plus a grace of 10% (at least 250 ms), then sends the same GET once more.',
@@ -44,6 +48,7 @@ export default defineCheck({
     if (!told) {
       ctx.fail({
         severity: 'warning',
+        messageId: 'noRetryHint',
         message: `${answered(limited)} without Retry-After or RateLimit-* headers: the client is not told when to come back`,
         evidence: [limited],
       });
@@ -77,6 +82,7 @@ export default defineCheck({
     const served = is2xx(retry) || (outcome.unknownItem && retry.status === 404);
     if (!served) {
       ctx.fail({
+        messageId: 'stillRefusedAfterWait',
         message: `still refused: ${answered(retry)} ${seconds(ctx.clock.now() - at)} after the 429, which said to wait ${seconds(waitMs)} (${source}); the usual answer to ${requestLine(retry)} is ${usual}`,
         evidence: [limited, retry],
       });

@@ -15,6 +15,11 @@ export default defineCheck({
   dependsOn: ['create-answers-201'],
   schedule: 'own-items',
   writes: 'required',
+  messages: {
+    not200: 'a PUT or PATCH does not answer 200',
+    readAfterNot200: 'the item does not read back (200) after a PUT or PATCH',
+    changeNotVisible: 'a later GET does not show the values a PUT or PATCH sent',
+  },
   description: {
     sends:
       'Creates an item, PUTs the replacement payload and GETs it; PATCHes the update payload and GETs it.',
@@ -43,13 +48,21 @@ async function change(
   const r = ctx.resource;
   const sent = await ctx.send({ method, path: created.path, json: body });
   if (sent.status !== 200) {
-    ctx.fail({ message: `${answered(sent)}, expected 200${whyNot200(sent.status)}`, evidence: [sent] });
+    ctx.fail({
+      messageId: 'not200',
+      message: `${answered(sent)}, expected 200${whyNot200(sent.status)}`,
+      evidence: [sent],
+    });
     if (sent.status === undefined || sent.status >= 300) return;
   }
   if (!r.operations.includes('read')) return;
   const read = await ctx.send({ method: 'GET', path: created.path });
   if (read.status !== 200) {
-    ctx.fail({ message: `after ${method}, ${answered(read)}, expected 200`, evidence: [sent, read] });
+    ctx.fail({
+      messageId: 'readAfterNot200',
+      message: `after ${method}, ${answered(read)}, expected 200`,
+      evidence: [sent, read],
+    });
     return;
   }
   // A read cut short shows no values: could not compare (not "not shown").
@@ -58,6 +71,7 @@ async function change(
   const differences = valuesNotShown(sent.sent ?? body, read.json, r.idField);
   if (differences.length > 0) {
     ctx.fail({
+      messageId: 'changeNotVisible',
       message: `${method} answered ${sent.status} but a later GET does not show the values sent: ${describeDifferences(differences)}`,
       evidence: [sent, read],
     });

@@ -13,6 +13,13 @@ export default defineCheck({
   severity: 'error',
   schedule: 'own-items',
   writes: 'required',
+  messages: {
+    not201: 'POST of the sample payload does not answer 201',
+    notNewItem: 'the create answer names an item the audit did not just create',
+    noItemNamed: 'the create answer names no new item (no id, no usable Location)',
+    notReadable: 'the created item does not read back (200)',
+    valuesNotShown: 'the created item does not read back the values sent',
+  },
   description: {
     sends: "POST of the resource's sample payload to the collection, then GET of the new item's URL.",
     passes:
@@ -28,13 +35,14 @@ export default defineCheck({
     const post =
       unnamed?.exchange ?? (await ctx.send({ method: 'POST', path: ctx.collectionPath(), json: r.sample }));
     if (post.status !== 201) {
-      ctx.fail({ message: `${answered(post)}, expected 201`, evidence: [post] });
+      ctx.fail({ messageId: 'not201', message: `${answered(post)}, expected 201`, evidence: [post] });
       if (!is2xx(post)) return;
     }
     const adoption = ctx.creation(post);
     if (adoption?.kind === 'refused' || adoption?.kind === 'ours') {
       // Safety first: an item the audit did not create (or created before) is neither read back nor touched.
       ctx.fail({
+        messageId: 'notNewItem',
         message:
           adoption.kind === 'refused'
             ? `${adoption.reason}; the audit neither changes nor deletes it`
@@ -48,6 +56,7 @@ export default defineCheck({
         ? `a Location header that names no ${r.name} item on the audit's origin (${post.headers.location})`
         : 'no Location header';
       ctx.fail({
+        messageId: 'noItemNamed',
         message: `${answered(post)} but named no new item: no "${r.idField}" in the body and ${location}, so it cannot be read back`,
         evidence: [post],
       });
@@ -58,6 +67,7 @@ export default defineCheck({
     const read = await ctx.send({ method: 'GET', path: created.path });
     if (read.status !== 200) {
       ctx.fail({
+        messageId: 'notReadable',
         message: `the created item cannot be read back: ${answered(read)}, expected 200`,
         evidence: [post, read],
       });
@@ -69,6 +79,7 @@ export default defineCheck({
     const differences = valuesNotShown(post.sent ?? r.sample, read.json, r.idField);
     if (differences.length > 0) {
       ctx.fail({
+        messageId: 'valuesNotShown',
         message: `the created item does not read back the values sent: ${describeDifferences(differences)}`,
         evidence: [post, read],
       });

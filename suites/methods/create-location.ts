@@ -14,6 +14,13 @@ export default defineCheck({
   dependsOn: ['create-answers-201'],
   schedule: 'own-items',
   writes: 'required',
+  messages: {
+    noLocation: 'a 201 carries no Location header',
+    locationNotUrl: 'the Location header is not a URL',
+    locationOtherOrigin: 'the Location header points to another origin',
+    locationLeadsToList: 'the Location header leads to a list, not the new item',
+    locationLeadsElsewhere: 'the Location header does not lead to the new item',
+  },
   description: {
     sends: 'POST of the sample payload; then GET of the URL in its Location header.',
     passes: 'The 201 has a Location header, and GET on it answers 200 with the new item.',
@@ -27,18 +34,27 @@ export default defineCheck({
       ctx.skip(`the create answered ${statusText(post)} (judged by create-answers-201)`);
     const location = post.headers.location;
     if (!location) {
-      ctx.fail({ message: `${answered(post)} with no Location header`, evidence: [post] });
+      ctx.fail({
+        messageId: 'noLocation',
+        message: `${answered(post)} with no Location header`,
+        evidence: [post],
+      });
       return;
     }
     let target: URL;
     try {
       target = new URL(location, post.url);
     } catch {
-      ctx.fail({ message: `the Location header ${JSON.stringify(location)} is not a URL`, evidence: [post] });
+      ctx.fail({
+        messageId: 'locationNotUrl',
+        message: `the Location header ${JSON.stringify(location)} is not a URL`,
+        evidence: [post],
+      });
       return;
     }
     if (target.origin !== new URL(post.url).origin) {
       ctx.fail({
+        messageId: 'locationOtherOrigin',
         message: `the Location header points to another origin (${target.origin})`,
         evidence: [post],
       });
@@ -52,6 +68,7 @@ export default defineCheck({
       id === undefined && (unwrapList(read.json, r.name) ?? []).some((e) => idOf(e, r.idField) !== undefined);
     if (read.status === 200 && listed) {
       ctx.fail({
+        messageId: 'locationLeadsToList',
         message: `the Location header ${location} does not lead to the new item: ${answered(read)} with a list of items`,
         evidence: [post, read],
       });
@@ -59,6 +76,7 @@ export default defineCheck({
     }
     if (read.status !== 200 || (id !== undefined && id !== created.id)) {
       ctx.fail({
+        messageId: 'locationLeadsElsewhere',
         message: `the Location header ${location} does not lead to the new item: ${answered(read)}${id !== undefined && id !== created.id ? ` with ${r.idField} ${id}, not ${created.id}` : ''}`,
         evidence: [post, read],
       });

@@ -18,6 +18,16 @@ export default defineCheck({
   dependsOn: ['create-answers-201'],
   schedule: 'compares-collection',
   writes: 'required',
+  messages: {
+    deleteNot2xx: 'DELETE on an item does not answer 2xx',
+    stillReadable: 'the deleted item still reads back',
+    goneWithErrorBody: 'the deleted item answers a 2xx error object instead of 404',
+    goneWrongStatus: 'the deleted item answers neither the item nor 404',
+    otherItemChanged: 'deleting one item changed another',
+    otherItemAffected: 'deleting one item made another answer differently',
+    othersVanished: 'deleting one item removed others from the collection',
+    stillListed: 'the collection still lists the deleted item',
+  },
   description: {
     sends:
       'Creates two items; lists the collection; DELETEs the first; GETs it; GETs the second; lists again.',
@@ -36,7 +46,7 @@ export default defineCheck({
 
     const del = await ctx.send({ method: 'DELETE', path: victim.path });
     if (!is2xx(del)) {
-      ctx.fail({ message: `${answered(del)}, expected 2xx`, evidence: [del] });
+      ctx.fail({ messageId: 'deleteNot2xx', message: `${answered(del)}, expected 2xx`, evidence: [del] });
       return;
     }
     ctx.markDeleted(victim.path);
@@ -47,17 +57,20 @@ export default defineCheck({
       const now = existence(gone, r);
       if (now === 'exists') {
         ctx.fail({
+          messageId: 'stillReadable',
           message: `after ${answered(del)}, the item is still readable: ${answered(gone)}, expected ${noItem(r)}`,
           evidence: [del, gone],
         });
       } else if (now === 'error-body') {
         // A 2xx error object is no item: the DELETE worked, the read-back's status is the finding.
         ctx.fail({
+          messageId: 'goneWithErrorBody',
           message: `after ${answered(del)}, ${answered(gone)} with an error object in the body, expected ${noItem(r)}: ${deletedWithErrorBody(gone.status)}`,
           evidence: [del, gone],
         });
       } else if (now === 'unknown') {
         ctx.fail({
+          messageId: 'goneWrongStatus',
           message: `after ${answered(del)}, ${answered(gone)}, expected ${noItem(r)} for an item that is gone`,
           evidence: [del, gone],
         });
@@ -70,10 +83,12 @@ export default defineCheck({
       ctx.fail(
         change.kind === 'members'
           ? {
+              messageId: 'otherItemChanged',
               message: `deleting ${victim.path} changed ${bystander.path}: ${change.paths.join(', ')}`,
               evidence: [del, change.before, change.after],
             }
           : {
+              messageId: 'otherItemAffected',
               message: `deleting ${victim.path} also affected ${bystander.path}: ${answered(change.after)}`,
               evidence: [del, change.after],
             },
@@ -84,6 +99,7 @@ export default defineCheck({
       const vanished = list.vanished.filter((id) => id !== victim.id);
       if (vanished.length > 0) {
         ctx.fail({
+          messageId: 'othersVanished',
           message: `deleting ${victim.path} also removed other items from the collection: ${r.idField} ${vanished.slice(0, 5).join(', ')}`,
           evidence: [list.before, del, list.after],
         });
@@ -96,6 +112,7 @@ export default defineCheck({
         : await stillListed(ctx, victim.id);
       if (listed.found) {
         ctx.fail({
+          messageId: 'stillListed',
           message: `after ${answered(del)}, the collection still lists the deleted item (${r.idField} ${victim.id})`,
           evidence: [del, ...listed.exchanges.slice(-1)],
         });

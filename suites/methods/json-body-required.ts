@@ -11,6 +11,10 @@ export default defineCheck({
   severity: 'error',
   schedule: 'own-items',
   writes: 'required',
+  messages: {
+    nonJsonAccepted: 'a payload not sent as JSON is accepted',
+    nonJsonCrashed: 'a payload not sent as JSON makes the server fail (5xx)',
+  },
   description: {
     sends:
       'POSTs the sample payload (valid JSON text) twice to the collection: once with Content-Type: text/plain, once with no Content-Type at all.',
@@ -28,11 +32,13 @@ export default defineCheck({
       const label = contentType === null ? 'with no Content-Type' : `with Content-Type: ${contentType}`;
       if (is2xx(x)) {
         ctx.fail({
+          messageId: 'nonJsonAccepted',
           message: `the sample payload ${label}: ${answered(x)}, expected 415 or 400: the server accepted a body that was not sent as JSON`,
           evidence: [x],
         });
       } else if (x.status === undefined || x.status >= 500) {
         ctx.fail({
+          messageId: 'nonJsonCrashed',
           message: `the sample payload ${label}: ${answered(x)}, expected 415 or 400: the server failed instead of refusing it`,
           evidence: [x],
         });

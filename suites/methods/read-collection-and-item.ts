@@ -13,6 +13,10 @@ export default defineCheck({
   dependsOn: ['create-answers-201'],
   schedule: 'own-items',
   writes: 'when-allowed',
+  messages: {
+    collectionNot200: 'GET on the collection does not answer 200',
+    itemNot200: 'GET on a known item does not answer 200',
+  },
   description: {
     sends:
       'GET on the collection; GET on one item (one the audit created, or the first listed when it may not create).',
@@ -26,12 +30,18 @@ export default defineCheck({
       ctx.skip(`${r.name} declares neither list nor read`);
     if (r.operations.includes('list')) {
       const list = await ctx.send({ method: 'GET', path: ctx.collectionPath() });
-      if (list.status !== 200) ctx.fail({ message: `${answered(list)}, expected 200`, evidence: [list] });
+      if (list.status !== 200)
+        ctx.fail({
+          messageId: 'collectionNot200',
+          message: `${answered(list)}, expected 200`,
+          evidence: [list],
+        });
     }
     if (!r.operations.includes('read')) return;
     const [item] = await ctx.items(1);
     const read = await ctx.send({ method: 'GET', path: item.path });
     // Only the status is MTH-READ's: an item URL that answers another item is RES-ITEM's finding.
-    if (read.status !== 200) ctx.fail({ message: `${answered(read)}, expected 200`, evidence: [read] });
+    if (read.status !== 200)
+      ctx.fail({ messageId: 'itemNot200', message: `${answered(read)}, expected 200`, evidence: [read] });
   },
 });

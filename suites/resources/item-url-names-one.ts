@@ -16,6 +16,11 @@ export default defineCheck({
   dependsOn: ['create-answers-201'],
   schedule: 'compares-collection',
   writes: 'when-allowed',
+  messages: {
+    otherItemAnswered: 'the URL of one item answers another item',
+    missingFromCollection: 'a created item is missing from the collection',
+    queryFilterItems: 'items are addressed by a query filter, not as /<collection>/<id>',
+  },
   description: {
     sends:
       'Creates two items (under --read-only, or without a create operation: takes two listed items instead), GETs each item URL, and GETs the collection. When a created item is not on the first page of a paged collection it follows the "next" link or page number (at most 5 pages) and tries one filter by id (?<idField>=<id>).',
@@ -52,6 +57,7 @@ export default defineCheck({
         } else {
           judged++;
           ctx.fail({
+            messageId: 'otherItemAnswered',
             message: `${requestLine(read)} answered the item with ${r.idField} ${got}, not ${item.id}: the URL of one resource answers another`,
             evidence: [read],
           });
@@ -67,6 +73,7 @@ export default defineCheck({
       else judged++;
       if (listed.missing.length > 0) {
         ctx.fail({
+          messageId: 'missingFromCollection',
           message: `the created item${listed.missing.length > 1 ? 's' : ''} with ${r.idField} ${listed.missing.join(', ')} ${listed.missing.length > 1 ? 'are' : 'is'} missing from the collection (${listed.how})`,
           evidence: [...items.flatMap((i) => (i.created ? [i.created.exchange] : [])), ...listed.exchanges],
         });
@@ -77,6 +84,7 @@ export default defineCheck({
       // The rule names the shape itself: the other checks still run through the declared template.
       const read = items[0] && canRead ? await ctx.send({ method: 'GET', path: items[0].path }) : undefined;
       ctx.fail({
+        messageId: 'queryFilterItems',
         message: `items of ${r.name} are addressed by a query filter (${template}), not as /<collection>/<id>: a filter names a list of matches, not one resource`,
         evidence: [
           read ?? ctx.notSent({ path: itemUrl(r, items[0]?.id ?? '1') ?? r.path }, 'the declared item URL'),

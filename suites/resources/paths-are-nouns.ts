@@ -132,6 +132,9 @@ export default defineCheck({
   severity: 'error',
   schedule: 'api-read',
   writes: 'none',
+  messages: {
+    verbPath: 'a path segment is verb-shaped',
+  },
   description: {
     sends:
       'Nothing to judge: it reads every declared path (the base URL, each resource path, the webhook subscription path). For each verb-shaped path found it sends one GET, so the failure carries a request that shows the path.',
@@ -171,6 +174,7 @@ export default defineCheck({
         )
         .join(', ');
       ctx.fail({
+        messageId: 'verbPath',
         message: `${shown} (${label}) is verb-shaped: ${what}; name the thing instead (a plural noun such as /widgets, with the action carried by the method)`,
         evidence: [probe],
       });

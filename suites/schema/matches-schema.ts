@@ -103,6 +103,9 @@ export default defineCheck({
   suite: 'schema',
   title: 'Items and lists match the declared schema',
   severity: 'error',
+  messages: {
+    schemaMismatch: 'a representation or list does not match the resource schema',
+  },
   description: {
     sends:
       'Nothing of its own: it validates every 2xx body the audit receives that represents an item (GET, PUT, PATCH of an item; the answer to a POST on the collection) or a list (GET of the collection, each element), for resources with a `schema`.',
@@ -150,6 +153,7 @@ export default defineCheck({
     const shown = problems.slice(0, MAX_ERRORS);
     const more = problems.length > MAX_ERRORS ? `, and ${problems.length - MAX_ERRORS} more` : '';
     return {
+      messageId: 'schemaMismatch',
       message: `${answered(x)} with a ${what.kind === 'list' ? 'list' : 'representation'} that does not match the ${what.resource.name} schema: ${shown.join('; ')}${more}`,
     };
   },

@@ -17,6 +17,10 @@ export default defineCheck({
   severity: 'error',
   schedule: 'api-read',
   writes: 'none',
+  messages: {
+    unknownVersionServed: 'an API version that does not exist is served (2xx)',
+    redirectedToServed: 'an API version that does not exist redirects to one that answers 2xx',
+  },
   description: {
     sends:
       'GET of the first listable collection with its v<N> segment replaced by a far version (v999), with the full token. Same-origin redirects are followed.',
@@ -38,6 +42,7 @@ export default defineCheck({
     if (!is2xx(x)) return;
     const redirected = x.url !== probe.href;
     ctx.fail({
+      messageId: redirected ? 'redirectedToServed' : 'unknownVersionServed',
       message: redirected
         ? `GET ${probe.pathname} was redirected to ${new URL(x.url).pathname}, which answered ${x.status}: an unknown version must not be served, and clients follow redirects without noticing`
         : `${answered(x)}: version ${segments[index]} does not exist (the API is ${url.pathname}), yet it is served`,

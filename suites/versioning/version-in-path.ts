@@ -12,6 +12,9 @@ export default defineCheck({
   severity: 'error',
   schedule: 'api-read',
   writes: 'none',
+  messages: {
+    noVersionSegment: 'neither the base URL nor the path carries a /v<N>/ segment',
+  },
   description: {
     sends: 'Nothing: it reads the base URL and every declared collection path.',
     passes:
@@ -30,6 +33,7 @@ export default defineCheck({
       );
     const shown = missing.map(({ r, url }) => `${r.name} (${url.pathname})`).join(', ');
     ctx.fail({
+      messageId: 'noVersionSegment',
       message: `no /v<N>/ segment in the base URL or in the path of ${shown}`,
       evidence,
     });

@@ -28,6 +28,11 @@ export default defineCheck({
   dependsOn: ['create-answers-201'],
   schedule: 'api-writes',
   writes: 'required',
+  messages: {
+    notJson: 'after an operation, a delivery arrived whose body is not JSON',
+    eventMissing: 'after an operation, deliveries arrived but none of the expected event',
+    nothingDelivered: 'after an operation, no delivery arrived in time',
+  },
   description: {
     sends:
       "Starts the audit's own receiver (127.0.0.1, any free port, or webhooks.receiver), subscribes it as webhooks.subscribe says ({{receiverUrl}} replaced), performs each webhooks.expect operation on test data it creates, waits up to webhooks.timeoutMs for each event, and deletes the subscription.",
@@ -51,10 +56,13 @@ export default defineCheck({
       const notJson = t.others.filter((d) => !d.isJson && !d.truncated);
       const names = t.others.filter((d) => d.isJson).map((d) => eventOf(d, hooks.eventField));
       let message: string;
+      let messageId: 'notJson' | 'eventMissing' | 'nothingDelivered';
       if (notJson.length > 0) {
+        messageId = 'notJson';
         const type = notJson[0].headers['content-type'] ?? 'no Content-Type';
         message = `after ${answered(cause)}, a delivery arrived whose body is not JSON (${type}: ${short(notJson[0].text)}); expected a JSON event ${event}`;
       } else if (t.others.length > 0 || t.notKept > 0) {
+        messageId = 'eventMissing';
         // One phrase however many arrived: each kind named once, with its count.
         const cut = t.others.length - names.length;
         const parts = [
@@ -71,9 +79,10 @@ export default defineCheck({
             : `${total} other deliveries arrived:`;
         message = `after ${answered(cause)}, no delivery had ${hooks.eventField} = ${event} within ${seconds(hooks.timeoutMs)}; ${what} ${parts.join(', ')}`;
       } else {
+        messageId = 'nothingDelivered';
         message = `after ${answered(cause)}, no delivery reached ${round.receiverUrl} within ${seconds(hooks.timeoutMs)} (expected event ${event})`;
       }
-      ctx.fail({ message, evidence });
+      ctx.fail({ messageId, message, evidence });
     }
   },
 });

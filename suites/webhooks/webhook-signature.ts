@@ -50,6 +50,9 @@ export default defineCheck({
   dependsOn: ['create-answers-201'],
   schedule: 'api-writes',
   writes: 'required',
+  messages: {
+    badSignature: 'a delivery carries no valid signature',
+  },
   description: {
     sends:
       'Nothing more than webhook-delivery: it judges the deliveries of the same round (it runs the round itself when run alone).',
@@ -74,6 +77,7 @@ export default defineCheck({
       const problem = signatureProblem(delivery, sig);
       if (problem === undefined) continue;
       ctx.fail({
+        messageId: 'badSignature',
         message: `${what}: ${problem}`,
         evidence: [round.evidence(delivery), round.subscription],
       });

@@ -7,7 +7,7 @@ import { RULE_IDS, RULES } from '../../src/core/rules.js';
 import { packagePath } from '../../src/core/paths.js';
 import { CONVENTIONS_FILE } from '../../src/cli/conventions.js';
 import { MANAGED_FIELDS } from '../../src/core/state.js';
-import { RESOURCE_SCHEDULES, isResourceCheck, type ActiveCheck } from '../../src/core/check.js';
+import { RESOURCE_SCHEDULES, isResourceCheck, type ActiveCheck, type Check } from '../../src/core/check.js';
 
 /** Shared helpers of checks: a folder of suites/, not a suite. */
 const SUPPORT = 'support';
@@ -190,6 +190,47 @@ describe('dependency rules', () => {
         .filter((m) => m.startsWith('suites/'))
         .map((m) => `${file} imports ${m}`),
     );
+    expect(wrong).toEqual([]);
+  });
+});
+
+describe('messages', () => {
+  const fileOf = (c: Check): string => `suites/${c.suite}/${c.id}.ts`;
+  /** The quoted words on the lines that name a message id (`messageId: 'x'`, `messageId = c ? 'x' : 'y'`). */
+  const namedIds = (text: string): string[] =>
+    text
+      .split('\n')
+      .filter((line) => /\bmessageId\b/.test(line))
+      .flatMap((line) => [...line.matchAll(/'(\w+)'/g)].map((m) => m[1]));
+
+  it('every check declares its messages: camelCase ids, each described in one line', () => {
+    const wrong = catalogue.flatMap((c) => {
+      const entries = Object.entries(c.messages ?? {});
+      if (entries.length === 0) return [`${c.id}: declares no messages`];
+      return entries
+        .filter(([id, text]) => !/^[a-z][a-zA-Z0-9]*$/.test(id) || text.length < 10 || /\n/.test(text))
+        .map(([id, text]) => `${c.id}: ${id}: ${JSON.stringify(text)}`);
+    });
+    expect(wrong).toEqual([]);
+  });
+
+  it('every message id a check (or a helper it imports) names is one it declares', () => {
+    const checked = catalogue.map((c) => [c, namedIds(reachedText(fileOf(c)))] as const);
+    // The scan must find ids, or it proves nothing.
+    expect(checked.filter(([, ids]) => ids.length > 0).length).toBeGreaterThan(catalogue.length / 2);
+    const wrong = checked.flatMap(([c, ids]) =>
+      ids.filter((id) => !(id in c.messages)).map((id) => `${c.id} names undeclared ${id}`),
+    );
+    expect(wrong).toEqual([]);
+  });
+
+  it('every declared message id is used by the check (or a helper it imports)', () => {
+    const wrong = catalogue.flatMap((c) => {
+      const text = reachedText(fileOf(c));
+      return Object.keys(c.messages)
+        .filter((id) => !text.includes(`'${id}'`))
+        .map((id) => `${c.id} never reports ${id}`);
+    });
     expect(wrong).toEqual([]);
   });
 });

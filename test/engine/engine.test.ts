@@ -16,6 +16,7 @@ const throwing = defineCheck({
   severity: 'error',
   schedule: 'own-items',
   writes: 'none',
+  messages: {},
   description: { sends: '-', passes: '-', why: '-' },
   async run() {
     throw new Error('boom');

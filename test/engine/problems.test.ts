@@ -18,6 +18,7 @@ function failing(count: number, repeatEvidence = false) {
     severity: 'error',
     schedule: 'own-items',
     writes: 'none',
+    messages: { numbered: 'a numbered problem' },
     description: { sends: '-', passes: '-', why: '-' },
     async run(ctx) {
       const x = await ctx.send({ method: 'GET', path: ctx.collectionPath() });
@@ -26,7 +27,11 @@ function failing(count: number, repeatEvidence = false) {
         const evidence: Exchange[] = repeatEvidence
           ? [x]
           : [await ctx.send({ method: 'GET', path: `/nothing-${i}` })];
-        ctx.fail({ message: `problem number ${i} (token ${ctx.config.auth.token})`, evidence });
+        ctx.fail({
+          messageId: 'numbered',
+          message: `problem number ${i} (token ${ctx.config.auth.token})`,
+          evidence,
+        });
       }
     },
   });
@@ -53,9 +58,12 @@ describe('problems of a failed result', () => {
     const fromJson = json.results.find((x: { resource?: string }) => x.resource === 'widgets');
     expect(typeof fromJson.message).toBe('string');
     expect(fromJson.problems).toEqual(r.problems);
+    // Each problem's message id, in the same order: what tools match instead of the wording.
+    expect(fromJson.problemIds).toEqual(Array.from({ length: 37 }, () => 'numbered'));
     const back = readJsonReport(text);
     expect(back.problems).toEqual([]);
-    expect(back.run!.results.find((x) => x.resource === 'widgets')!.problems).toEqual(r.problems);
+    const merged = back.run!.results.find((x) => x.resource === 'widgets')!;
+    expect([merged.problems, merged.problemIds]).toEqual([r.problems, fromJson.problemIds]);
   });
 
   it('cites an exchange once, however many findings it proves', async () => {
@@ -89,9 +97,12 @@ describe('problems of a failed result', () => {
       suite: 'test',
       title: 'an observer that dislikes every GET',
       severity: 'error',
+      messages: { get: 'a GET' },
       description: { sends: '-', passes: '-', why: '-' },
       inspect: (x) =>
-        x.method === 'GET' ? { message: `${x.method} ${new URL(x.url).pathname}` } : NOT_JUDGED,
+        x.method === 'GET'
+          ? { messageId: 'get', message: `${x.method} ${new URL(x.url).pathname}` }
+          : NOT_JUDGED,
     });
     const { result } = await auditFixture([everyGet, failing(12)]);
     const r = result.results.find((x) => x.checkId === 'every-get' && x.resource === 'widgets')!;
@@ -107,9 +118,15 @@ describe('problems of a failed result', () => {
 
 describe('problem lists', () => {
   it('are distinct, in order, capped, and counted in the message', () => {
-    const list = problemList(['a', 'b', 'a', 'c', 'd'], 3);
+    const failures = ['a', 'b', 'a', 'c', 'd'].map((message, i) => ({ message, messageId: `id${i}` }));
+    const list = problemList(failures, 3);
     expect([list.kept, list.dropped, list.total]).toEqual([['a', 'b', 'c'], 1, 4]);
-    expect(list.fields()).toEqual({ problems: ['a', 'b', 'c'], problemsDropped: 1 });
+    // Each kept problem keeps the id it was first reported with.
+    expect(list.fields()).toEqual({
+      problems: ['a', 'b', 'c'],
+      problemIds: ['id0', 'id1', 'id3'],
+      problemsDropped: 1,
+    });
     expect(joinMessages(list.kept, list.total)).toBe('4 problems: (1) a; (2) b; (3) c; … and 1 more');
     expect(joinMessages(['only'])).toBe('only');
   });

@@ -1,6 +1,6 @@
 // CheckTester cases for AUTH-CHALLENGE (an observer: the missing-credentials check makes the 401s), and the challenge parser.
 import { describe, expect, it } from '@jest/globals';
-import { CheckTester } from '../../src/testing/check-tester.js';
+import { CheckTester, times } from '../../src/testing/check-tester.js';
 import bearerChallenge, { namesBearer } from '../../suites/auth/bearer-challenge.js';
 import missingCredentials401 from '../../suites/auth/missing-credentials-401.js';
 import { VALID_VARIANTS } from './valid-variants.js';
@@ -37,14 +37,13 @@ new CheckTester({ with: [missingCredentials401] }).run(bearerChallenge, {
     {
       name: 'no WWW-Authenticate on a 401',
       api: { middleware: challenge(undefined) },
-      message:
-        /^\d+ of \d+ responses broke the rule: .*GET \/v1\/\w+ answered 401 without a WWW-Authenticate header/,
+      failures: [...times(20, 'noChallenge')],
       severity: 'warning',
     },
     {
       name: 'a Basic challenge',
       api: { middleware: challenge('Basic realm="example"') },
-      message: 'with WWW-Authenticate "Basic realm=\\"example\\"", which names no Bearer challenge',
+      failures: [...times(20, 'wrongScheme')],
       severity: 'warning',
     },
   ],

@@ -1,6 +1,6 @@
 // CheckTester cases for AUTH-FORBIDDEN, and its skips (no limited token, nothing forbidden, --read-only).
 import { describe, expect, it } from '@jest/globals';
-import { auditFixture, CheckTester } from '../../src/testing/check-tester.js';
+import { auditFixture, CheckTester, times } from '../../src/testing/check-tester.js';
 import forbidden403 from '../../suites/auth/forbidden-403.js';
 import { VALID_VARIANTS } from './valid-variants.js';
 import { altFixture } from '../../src/testing/alt-api/index.js';
@@ -46,29 +46,28 @@ new CheckTester().run(forbidden403, {
     {
       name: 'a 403 that still deletes, beside a view counter',
       ...altFixture({ breaks: ['view-counter', 'forbidden-still-acts'] }),
-      message: /DELETE .* with the limited token answered 403 but still acted: the item is gone/,
+      failures: [{ messageId: 'actedAnyway' }, { messageId: 'actedAnyway' }, { messageId: 'actedAnyway' }],
     },
     {
       name: 'the limited token changes an item, and every read moves a view counter',
       resource: 'widgets',
       api: { middleware: countingViews(actAsFull((req) => limited(req) && req.method === 'PATCH')) },
-      message:
-        /^(?![\s\S]*views)[\s\S]*PATCH \/v1\/widgets\/\d+ with the limited token answered 200, and it acted: the item changed: \/price: 3 → 5/,
+      failures: [{ messageId: 'actedAnyway' }],
     },
     {
       name: 'the limited token allowed to write',
       api: { middleware: actAsFull(limitedWrite) },
-      message: /POST \/v1\/\w+ with the limited token answered 201, and it acted: it created/,
+      failures: [...times(8, 'actedAnyway')],
     },
     {
       name: 'the limited token answered 404 on items it may not change',
       api: { middleware: answer(404, (req) => limitedWrite(req) && isItem(req)) },
-      message: /3 requests with the limited token answered 404 instead of 403 \(the item exists/,
+      failures: [{ messageId: 'wrongRefusal' }, { messageId: 'wrongRefusal' }],
     },
     {
       name: 'the limited token answered 401',
       api: { middleware: answer(401, limitedWrite) },
-      message: 'answered 401 instead of 403 (the limited token is valid',
+      failures: [{ messageId: 'wrongRefusal' }, { messageId: 'wrongRefusal' }],
     },
     {
       name: 'a 403 that still acted',
@@ -78,7 +77,7 @@ new CheckTester().run(forbidden403, {
           actAsFull(limitedWrite),
         ),
       },
-      message: /DELETE \/v1\/\w+\/\S+ with the limited token answered 403 but still acted: the item is gone/,
+      failures: [...times(8, 'actedAnyway')],
     },
   ],
 });

@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { runAudit } from '../../src/engine/run.js';
 import { startExampleFixture } from '../../src/testing/fixture-server.js';
 import { exampleConfig } from '../../src/testing/example-config.js';
-import { auditFixture, CheckTester } from '../../src/testing/check-tester.js';
+import { auditFixture, CheckTester, times } from '../../src/testing/check-tester.js';
 import { jsonReporter } from '../../src/reporters/json.js';
 import invalidCredentials401 from '../../suites/auth/invalid-credentials-401.js';
 import { VALID_VARIANTS } from './valid-variants.js';
@@ -47,8 +47,7 @@ new CheckTester().run(invalidCredentials401, {
     {
       name: 'any Bearer token accepted',
       api: { middleware: actAsFull((req) => /^Bearer\s+\S/.test(auth(req))) },
-      message:
-        /CRITICAL: POST \/v1\/widgets with a garbage Bearer token answered 201, and it acted: it created/,
+      failures: [...times(24, 'actedAnyway'), ...times(6, 'accepted'), ...times(12, 'wrongRefusal')],
     },
     {
       name: 'a garbage Bearer token changes an item, and every read moves a view counter',
@@ -60,38 +59,67 @@ new CheckTester().run(invalidCredentials401, {
           ),
         ),
       },
-      message:
-        /^(?![\s\S]*views)[\s\S]*CRITICAL: PATCH \/v1\/widgets\/\d+ with a garbage Bearer token answered 200, and it acted: the item changed: \/price: 3 → 5/,
+      failures: [{ messageId: 'actedAnyway' }, { messageId: 'wrongRefusal' }, { messageId: 'wrongRefusal' }],
     },
     {
       name: 'an expired JWT accepted (expiry not checked)',
       api: { middleware: actAsFull((req) => /^Bearer [\w-]+\.[\w-]+\.[\w-]+$/.test(auth(req))) },
-      message: 'with an expired-looking JWT answered 201, and it acted',
+      failures: [
+        ...times(8, 'actedAnyway'),
+        { messageId: 'accepted' },
+        { messageId: 'accepted' },
+        ...times(4, 'wrongRefusal'),
+      ],
     },
     {
       name: 'an empty Bearer accepted',
       api: { middleware: actAsFull((req) => auth(req).trim() === 'Bearer') },
-      message: 'with an empty Bearer credential answered',
+      failures: [
+        ...times(8, 'actedAnyway'),
+        { messageId: 'accepted' },
+        { messageId: 'accepted' },
+        ...times(4, 'wrongRefusal'),
+      ],
     },
     {
       name: 'the token accepted under the Basic scheme',
       api: { middleware: actAsFull((req) => auth(req) === `Basic ${FULL}`) },
-      message: 'with the token under the Basic scheme answered',
+      failures: [
+        ...times(8, 'actedAnyway'),
+        { messageId: 'accepted' },
+        { messageId: 'accepted' },
+        ...times(4, 'wrongRefusal'),
+      ],
     },
     {
       name: 'HTTP Basic with the token as user name accepted',
       api: { middleware: actAsFull((req) => basicUser(auth(req)).startsWith(`${FULL}:`)) },
-      message: 'with HTTP Basic credentials holding the token as user name answered',
+      failures: [
+        ...times(8, 'actedAnyway'),
+        { messageId: 'accepted' },
+        { messageId: 'accepted' },
+        ...times(4, 'wrongRefusal'),
+      ],
     },
     {
       name: 'the token accepted under the Token scheme',
       api: { middleware: actAsFull((req) => auth(req) === `Token ${FULL}`) },
-      message: 'with the token under the Token scheme answered',
+      failures: [
+        ...times(8, 'actedAnyway'),
+        { messageId: 'accepted' },
+        { messageId: 'accepted' },
+        ...times(4, 'wrongRefusal'),
+      ],
     },
     {
       name: "the token's last character ignored",
       api: { middleware: ignoresLastCharacter },
-      message: 'with the valid token with its last character changed answered',
+      failures: [
+        ...times(8, 'actedAnyway'),
+        { messageId: 'accepted' },
+        { messageId: 'accepted' },
+        ...times(4, 'wrongRefusal'),
+      ],
     },
     {
       name: '403 for an invalid token',
@@ -101,7 +129,7 @@ new CheckTester().run(invalidCredentials401, {
           (req) => /^Bearer \S/.test(auth(req)) && ![FULL, LIMITED].includes(auth(req).slice(7)),
         ),
       },
-      message: /requests with a garbage Bearer token answered 403 instead of 401 \(403 says/,
+      failures: [...times(6, 'wrongRefusal')],
     },
   ],
 });

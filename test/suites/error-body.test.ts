@@ -1,7 +1,7 @@
 // CheckTester cases for ERR-BODY: error answers carry JSON, in one shape across the API.
 import type { ServerResponse } from 'node:http';
 import { describe, expect, it } from '@jest/globals';
-import { CheckTester } from '../../src/testing/check-tester.js';
+import { CheckTester, times } from '../../src/testing/check-tester.js';
 import type { Middleware } from '../../src/example-api/index.js';
 import type { ExchangeGroup } from '../../src/core/check.js';
 import errorBodyShape, { shapeKey } from '../../suites/errors/error-body-shape.js';
@@ -77,28 +77,27 @@ tester.run(errorBodyShape, {
     {
       name: 'HTML error pages',
       api: { breaks: { htmlErrors: true } },
-      message: 'with a text/html body, not JSON',
+      failures: [...times(76, 'errorBodyNotJson')],
     },
     {
       name: 'error answers with no body',
       api: { middleware: rewriteErrors(() => undefined) },
-      message: /answered 4\d\d with an empty body/,
+      failures: [...times(76, 'emptyErrorBody')],
     },
     {
       name: 'errors labelled text/plain',
       api: { middleware: rewriteErrors((_s, body) => body, 'text/plain') },
-      message: 'with a text/plain body, not JSON',
+      failures: [...times(76, 'errorBodyNotJson')],
     },
     {
       name: "a gateway's own shape for unknown routes beside the application's",
       api: { middleware: unknownRoutes({ message: 'no Route matched with those values' }) },
-      message:
-        /error bodies come in 2 shapes with no top-level member in common: \{error: object\} in \d+ responses \(.*404.*\); \{message: string\} in \d+ responses? \(404 on/,
+      failures: [{ messageId: 'errorShapesDiffer' }],
     },
     {
       name: '"error" a string in some bodies and an object in others',
       api: { middleware: unknownRoutes({ error: 'Not Found' }) },
-      message: /\{error: object\} in .*; \{error: string\} in/,
+      failures: [{ messageId: 'errorShapesDiffer' }],
     },
   ],
 });

@@ -1,6 +1,6 @@
 // CheckTester cases for the methods suite: MTH-READ, MTH-CREATE, MTH-CHANGE, MTH-DELETE.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { CheckTester } from '../../src/testing/check-tester.js';
+import { CheckTester, times } from '../../src/testing/check-tester.js';
 import readCollectionAndItem from '../../suites/methods/read-collection-and-item.js';
 import createAnswers201 from '../../suites/methods/create-answers-201.js';
 import createLocation from '../../suites/methods/create-location.js';
@@ -36,12 +36,12 @@ tester.run(readCollectionAndItem, {
     {
       name: 'GET item answers 203',
       api: { breaks: { readStatus: true } },
-      message: 'answered 203, expected 200',
+      failures: [{ messageId: 'itemNot200' }, { messageId: 'itemNot200' }],
     },
     {
       name: 'GET collection answers 202',
       api: { breaks: { listStatus: true } },
-      message: 'answered 202, expected 200',
+      failures: [{ messageId: 'collectionNot200' }, { messageId: 'collectionNot200' }],
     },
   ],
 });
@@ -67,56 +67,61 @@ tester.run(createAnswers201, {
       resource: 'widgets',
       api: { middleware: roundsPrices },
       config: threeDecimalPrices,
-      message:
-        'the created item does not read back the values sent: price: sent 3.456, read 3.46 (rounded to 2 decimals)',
+      failures: [{ messageId: 'valuesNotShown' }],
     },
     {
       name: 'a rollout of three decimals shown as a string with two',
       resource: 'updates',
       ...altFixture({ values: 'decimal-strings' }, rolloutOfThreeDecimals),
-      message: 'rollout: sent 3.456, read "3.46" (rounded to 2 decimals)',
+      failures: [{ messageId: 'valuesNotShown' }],
     },
     {
       name: 'POST answers 200',
       api: { breaks: { createStatus200: true } },
-      message: 'answered 200, expected 201',
+      failures: [{ messageId: 'not201' }, { messageId: 'not201' }],
     },
     {
       name: 'the created item cannot be read back',
       api: { breaks: { createNotReadable: true } },
-      message: 'cannot be read back',
+      failures: [{ messageId: 'notReadable' }, { messageId: 'notReadable' }],
     },
     {
       name: 'POST answers 201 with the sample and the id of a widget that existed before',
       api: { middleware: createAnswer(201, { id: 1, name: 'bolt', price: 3 }) },
-      message:
-        /answered 201 naming widgets 1 in its body, an item that existed before this create \(an earlier answer showed it\): the service answered an existing item; the audit neither changes nor deletes it/,
+      failures: [{ messageId: 'notNewItem' }],
     },
     {
       name: 'POST answers 201 with a Location naming a widget that existed before',
       api: { middleware: createAnswer(201, undefined, (origin) => `${origin}/v1/widgets/1`) },
-      message: /naming widgets 1 in its Location, an item that existed before this create/,
+      failures: [{ messageId: 'notNewItem' }],
     },
     {
       name: 'POST answers 201 with an id that path normalisation turns into another item',
       api: { middleware: createAnswer(201, { id: 'x/../1', name: 'bolt', price: 3 }) },
-      message: /naming id "x\/\.\.\/1", which no URL can address as one item/,
+      failures: [{ messageId: 'notNewItem' }],
     },
     {
       name: 'POST answers 201 with only a Location on another origin',
       api: { middleware: createAnswer(201, undefined, () => 'http://127.0.0.1:9/v1/widgets/1') },
-      message: /no "id" in the body and a Location header that names no widgets item on the audit's origin/,
+      failures: [{ messageId: 'noItemNamed' }],
     },
     {
       name: 'optional fields silently dropped',
       ...altFixture({ breaks: ['create-drops-optional'] }),
-      message:
-        'the created item does not read back the values sent: primary: sent false, gone; lines: sent ["Bat. A"], gone',
+      failures: [
+        { messageId: 'valuesNotShown' },
+        { messageId: 'valuesNotShown' },
+        { messageId: 'valuesNotShown' },
+      ],
     },
     {
       name: 'optional fields silently dropped, JSON:API',
       ...altFixture({ format: 'jsonapi', breaks: ['create-drops-optional'] }),
-      message: 'data.attributes.primary: sent false, gone; data.attributes.lines: sent ["Bat. A"], gone',
+      failures: [
+        { messageId: 'valuesNotShown' },
+        { messageId: 'valuesNotShown' },
+        { messageId: 'valuesNotShown' },
+      ],
     },
   ],
 });
@@ -134,7 +139,7 @@ tester.run(createLocation, {
     {
       name: 'no Location header',
       api: { breaks: { noLocation: true } },
-      message: 'no Location header',
+      failures: [{ messageId: 'noLocation' }, { messageId: 'noLocation' }],
       severity: 'warning',
     },
     {
@@ -153,14 +158,18 @@ tester.run(createLocation, {
           return true;
         },
       },
-      message: 'does not lead to the new item',
+      failures: [{ messageId: 'locationLeadsElsewhere' }, { messageId: 'locationLeadsElsewhere' }],
       severity: 'warning',
     },
     {
       // Found by the alternative API: GET on the Location answers 200 with the whole collection.
       name: 'Location points to the collection',
       ...altFixture({ breaks: ['location-collection'] }),
-      message: 'does not lead to the new item: GET /v2/addresses answered 200 with a list of items',
+      failures: [
+        { messageId: 'locationLeadsToList' },
+        { messageId: 'locationLeadsToList' },
+        { messageId: 'locationLeadsToList' },
+      ],
       severity: 'warning',
     },
   ],
@@ -183,34 +192,38 @@ tester.run(changeVisible, {
       resource: 'widgets',
       api: { middleware: roundsPrices },
       config: threeDecimalPrices,
-      message:
-        'PATCH answered 200 but a later GET does not show the values sent: price: sent 5.678, read 5.68 (rounded to 2 decimals)',
+      failures: [{ messageId: 'changeNotVisible' }],
     },
     {
       name: 'a rollout of three decimals shown as a string with two',
       resource: 'updates',
       ...altFixture({ values: 'decimal-strings' }, rolloutOfThreeDecimals),
-      message:
-        'PATCH answered 200 but a later GET does not show the values sent: rollout: sent 7.891, read "7.89" (rounded to 2 decimals)',
+      failures: [{ messageId: 'changeNotVisible' }],
     },
     {
       name: 'PATCH ignored, JSON:API',
       ...altFixture({ format: 'jsonapi', breaks: ['patch-ignored'] }),
-      message:
-        'PATCH answered 200 but a later GET does not show the values sent: data.attributes.city: sent "Saint-Étienne", read "Paris"',
+      failures: [
+        { messageId: 'changeNotVisible' },
+        { messageId: 'changeNotVisible' },
+        { messageId: 'changeNotVisible' },
+      ],
     },
     {
       name: 'PUT and PATCH answer 204',
       api: { breaks: { changeStatus204: true } },
-      message:
-        'answered 204, expected 200: the conventions answer a successful change with 200 (§4: "A successful read or change answers 200"), and 204 sends no body back, so the client does not see what was stored',
+      failures: [...times(4, 'not200')],
     },
     {
       name: 'changes are not stored',
       api: { breaks: { changeNotApplied: true } },
-      message: 'does not show the values sent',
+      failures: [...times(4, 'changeNotVisible')],
     },
-    { name: 'PATCH answers 500', api: { breaks: { serverError: true } }, message: 'answered 500' },
+    {
+      name: 'PATCH answers 500',
+      api: { breaks: { serverError: true } },
+      failures: [{ messageId: 'not200' }, { messageId: 'not200' }],
+    },
   ],
 });
 
@@ -233,38 +246,47 @@ tester.run(deleteRemoves, {
     },
   ],
   invalid: [
-    { name: 'the item stays readable', api: { breaks: { deleteNoop: true } }, message: 'still readable' },
+    {
+      name: 'the item stays readable',
+      api: { breaks: { deleteNoop: true } },
+      failures: [
+        { messageId: 'stillReadable' },
+        { messageId: 'stillReadable' },
+        { messageId: 'stillListed' },
+        { messageId: 'stillListed' },
+      ],
+    },
     {
       name: 'DELETE answers 500',
       api: { breaks: { deleteStatus500: true } },
-      message: 'answered 500, expected 2xx',
+      failures: [{ messageId: 'deleteNot2xx' }, { messageId: 'deleteNot2xx' }],
     },
     {
       name: 'DELETE removes another item too',
       api: { breaks: { deleteOthers: true } },
-      message: 'also removed other items',
+      failures: [{ messageId: 'othersVanished' }, { messageId: 'othersVanished' }],
     },
     {
       name: 'DELETE removes another item too, and every read moves a view counter',
       api: { breaks: { deleteOthers: true }, middleware: countingViews() },
-      message: /^(?![\s\S]*views)[\s\S]*also removed other items from the collection: id \d+/,
+      failures: [{ messageId: 'othersVanished' }, { messageId: 'othersVanished' }],
     },
     {
       name: 'DELETE removes the item created before it, on the alternative API whose reads move a view counter',
       ...altFixture({ breaks: ['view-counter', 'delete-neighbour'] }),
       resource: 'addresses',
-      message: /^deleting \S+ also affected \S+: GET \S+ answered 404|also removed other items/,
+      failures: [{ messageId: 'otherItemAffected' }, { messageId: 'othersVanished' }],
     },
     {
       // Found by the alternative API: the item URL answers 404 but the collection still lists it.
       name: 'a soft delete that keeps listing the item',
       ...altFixture({ breaks: ['soft-delete-listed'] }),
-      message: 'still lists the deleted item',
+      failures: [{ messageId: 'stillListed' }, { messageId: 'stillListed' }, { messageId: 'stillListed' }],
     },
     {
       name: 'a soft delete that keeps listing the item on a later page of a HAL collection',
       ...altFixture({ lists: 'hal', pageSize: 2, breaks: ['soft-delete-listed'] }),
-      message: 'still lists the deleted item',
+      failures: [{ messageId: 'stillListed' }, { messageId: 'stillListed' }, { messageId: 'stillListed' }],
     },
   ],
 });

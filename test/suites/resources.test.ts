@@ -43,27 +43,27 @@ tester.run(pathsAreNouns, {
     {
       name: 'a resource path that starts with a verb (camelCase)',
       config: withPath('widgets', '/getWidgets'),
-      message: '/v1/getWidgets (resource widgets) is verb-shaped: "getWidgets" begins with the verb "get"',
+      failures: [{ messageId: 'verbPath' }],
     },
     {
       name: 'a resource path with an action segment',
       config: withPath('orders', '/orders/search'),
-      message: '"search" is the verb "search"',
+      failures: [{ messageId: 'verbPath' }],
     },
     {
       name: 'a kebab-case verb phrase',
       config: withPath('orders', '/create-order'),
-      message: '"create-order" begins with the verb "create"',
+      failures: [{ messageId: 'verbPath' }],
     },
     {
       name: 'a verb-shaped path of the OpenAPI document that is not probed (not requested: templated)',
       config: (c) => ({ ...c, extraPaths: ['/widgets/{id}/activate', '/getWidgetById/{id}'] }),
-      message: '/v1/getWidgetById/{id} (a path of the OpenAPI document) is verb-shaped',
+      failures: [{ messageId: 'verbPath' }, { messageId: 'verbPath' }],
     },
     {
       name: 'a verb in the base URL',
       api: { versionPrefix: '/do/v1' },
-      message: '/do/v1 (the base URL) is verb-shaped',
+      failures: [{ messageId: 'verbPath' }],
     },
     {
       name: 'a verb as the webhook subscription path',
@@ -71,7 +71,7 @@ tester.run(pathsAreNouns, {
         ...c,
         webhooks: c.webhooks && { ...c.webhooks, subscribe: { ...c.webhooks.subscribe, path: '/subscribe' } },
       }),
-      message: '(the webhook subscription) is verb-shaped: "subscribe" is the verb "subscribe"',
+      failures: [{ messageId: 'verbPath' }],
     },
   ],
 });
@@ -174,8 +174,7 @@ tester.run(itemUrlNamesOne, {
       name: 'every item URL answers the first item',
       resource: 'widgets',
       api: { middleware: answerOtherWidget(() => Promise.resolve('1')) },
-      message:
-        /GET \/v1\/widgets\/\d+ answered the item with id 1, not \d+: the URL of one resource answers another/,
+      failures: [{ messageId: 'otherItemAnswered' }, { messageId: 'otherItemAnswered' }],
     },
     {
       name: 'every item URL answers the latest item',
@@ -187,25 +186,25 @@ tester.run(itemUrlNamesOne, {
           return String(all[all.length - 1].id);
         }),
       },
-      message: 'the URL of one resource answers another',
+      failures: [{ messageId: 'otherItemAnswered' }],
     },
     {
       name: 'created items are missing from a complete enveloped list',
       resource: 'widgets',
       api: { middleware: hideNewWidgets((items) => ({ data: items, total: items.length })) },
-      message: /the created items with id \d+, \d+ are missing from the collection/,
+      failures: [{ messageId: 'missingFromCollection' }],
     },
     {
       name: 'created items are missing from every page of a paged collection',
       resource: 'widgets',
       api: { middleware: pagedWidgets('next-link', { hideNew: true }) },
-      message: /missing from the collection \(read every page to the last, GET \/v1\/widgets\?page=2\)/,
+      failures: [{ messageId: 'missingFromCollection' }],
     },
     {
       name: 'created items are missing from a bare list',
       resource: 'widgets',
       api: { middleware: hideNewWidgets((items) => items) },
-      message: 'missing from the collection',
+      failures: [{ messageId: 'missingFromCollection' }],
     },
   ],
 });

@@ -1,7 +1,7 @@
 // CheckTester cases for DOC-SCHEMA: wrong types, missing and undeclared fields, in items and list elements, enveloped or bare.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describe, expect, it } from '@jest/globals';
-import { auditFixture, CheckTester, type FixtureCase } from '../../src/testing/check-tester.js';
+import { auditFixture, CheckTester, type FixtureCase, times } from '../../src/testing/check-tester.js';
 import type { AuditConfig } from '../../src/core/types.js';
 import type { Middleware } from '../../src/example-api/index.js';
 import matchesSchema from '../../suites/schema/matches-schema.js';
@@ -103,8 +103,7 @@ tester.run(matchesSchema, {
           onItem((item) => (item.price = String(item.price))),
         ),
       },
-      message:
-        /GET \/v1\/widgets\/\d+ answered 200 with a representation that does not match the widgets schema: \/price is a string, the schema wants number \(keyword "type" at #\/properties\/price\/type\)/,
+      failures: [...times(15, 'schemaMismatch')],
     },
     {
       name: 'a required field missing from item reads',
@@ -114,7 +113,7 @@ tester.run(matchesSchema, {
           onItem((item) => delete item.createdAt),
         ),
       },
-      message: '/createdAt is missing: the schema requires it (keyword "required" at #/required)',
+      failures: [...times(15, 'schemaMismatch')],
     },
     {
       name: 'a wrong type inside an enveloped item: the pointer is relative to the body',
@@ -125,7 +124,7 @@ tester.run(matchesSchema, {
           onItem((item) => (item.name = 42)),
         ),
       },
-      message: '/data/name is an integer, the schema wants string (keyword "type"',
+      failures: [...times(15, 'schemaMismatch')],
     },
     {
       name: 'a wrong type in one element of an enveloped list',
@@ -135,8 +134,7 @@ tester.run(matchesSchema, {
           return body;
         }),
       },
-      message:
-        /GET \/v1\/widgets answered 200 with a list that does not match the widgets schema: \/data\/1\/tags is a string, the schema wants array/,
+      failures: [{ messageId: 'schemaMismatch' }, { messageId: 'schemaMismatch' }],
     },
     {
       name: 'a wrong type in the created item',
@@ -146,8 +144,7 @@ tester.run(matchesSchema, {
           onItem((item) => (item.id = String(item.id))),
         ),
       },
-      message:
-        /POST \/v1\/widgets answered 201 with a representation .* \/id is a string, the schema wants integer/,
+      failures: [{ messageId: 'schemaMismatch' }, { messageId: 'schemaMismatch' }],
     },
     {
       name: 'an undeclared field under additionalProperties: false',
@@ -155,8 +152,7 @@ tester.run(matchesSchema, {
         delete s.properties.tags;
         s.additionalProperties = false;
       }),
-      message:
-        '/tags is a field the schema does not declare, and it allows no others (keyword "additionalProperties" at #/additionalProperties)',
+      failures: [...times(27, 'schemaMismatch')],
     },
   ],
 });

@@ -45,14 +45,18 @@ tester.run(versionInPath, {
     {
       name: 'no version anywhere',
       ...servedAt('/api'),
-      message: 'no /v<N>/ segment in the base URL or in the path of widgets (/api/widgets)',
+      failures: [{ messageId: 'noVersionSegment' }],
     },
     {
       name: 'a version that is not v<N> (/version1)',
       ...servedAt('/version1'),
-      message: /widgets \(\/version1\/widgets\)/,
+      failures: [{ messageId: 'noVersionSegment' }],
     },
-    { name: 'a date instead of v<N>', ...servedAt('/2024-01-01'), message: /no \/v<N>\/ segment/ },
+    {
+      name: 'a date instead of v<N>',
+      ...servedAt('/2024-01-01'),
+      failures: [{ messageId: 'noVersionSegment' }],
+    },
     {
       name: 'the version in one resource path only',
       ...servedAt('', '', (path) => (path === '/widgets' ? `/v1${path}` : path)),
@@ -64,7 +68,7 @@ tester.run(versionInPath, {
           return false;
         },
       },
-      message: 'no /v<N>/ segment in the base URL or in the path of orders (/orders)',
+      failures: [{ messageId: 'noVersionSegment' }],
     },
   ],
 });
@@ -92,18 +96,17 @@ tester.run(unknownVersion, {
           return false;
         },
       },
-      message:
-        'GET /v999/widgets answered 200: version v999 does not exist (the API is /v1/widgets), yet it is served',
+      failures: [{ messageId: 'unknownVersionServed' }],
     },
     {
       name: 'an unknown version is redirected to the real one',
       api: otherVersions(301, { location: '/v1/widgets' }),
-      message: /GET \/v999\/widgets was redirected to \/v1\/widgets, which answered 200/,
+      failures: [{ messageId: 'redirectedToServed' }],
     },
     {
       name: 'an unknown version answers 204',
       api: otherVersions(204),
-      message: 'GET /v999/widgets answered 204',
+      failures: [{ messageId: 'unknownVersionServed' }],
     },
   ],
 });

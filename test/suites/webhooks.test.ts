@@ -78,22 +78,20 @@ tester.run(webhookDelivery, {
   ],
   invalid: [
     delivering('no delivery at all', () => [], {
-      message:
-        /after POST \/v1\/widgets answered 201, no delivery reached http:\/\/127\.0\.0\.1:\d+\/ within 0\.4 s \(expected event "widget\.created"\)/,
+      failures: [{ messageId: 'nothingDelivered' }, { messageId: 'nothingDelivered' }],
     }),
     delivering(
       'a body that is not JSON',
       (type) => ({ body: `event=${type}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
       {
-        message:
-          'a delivery arrived whose body is not JSON (application/x-www-form-urlencoded: "event=widget.created")',
+        failures: [{ messageId: 'notJson' }, { messageId: 'notJson' }],
       },
     ),
     delivering('the wrong event type', (type) => standard(type.replace('.created', '.create')), {
-      message: 'no delivery had type = "widget.created" within 0.4 s; the deliveries had "widget.create"',
+      failures: [{ messageId: 'eventMissing' }, { messageId: 'eventMissing' }],
     }),
     delivering('the event name missing', () => standard(undefined as unknown as string), {
-      message: 'the deliveries had no "type"',
+      failures: [{ messageId: 'eventMissing' }, { messageId: 'eventMissing' }],
     }),
     {
       // The example API stores the subscription, but for events that never happen.
@@ -104,7 +102,7 @@ tester.run(webhookDelivery, {
           timeoutMs: 300,
           subscribe: { ...h.subscribe, body: { url: '{{receiverUrl}}', events: ['nothing.*'] } },
         })),
-      message: 'no delivery reached',
+      failures: [{ messageId: 'nothingDelivered' }, { messageId: 'nothingDelivered' }],
     },
   ],
 });
@@ -116,7 +114,7 @@ tester.run(webhookSignature, {
       'no signature header',
       (type) => ({ ...standard(type), headers: { 'content-type': 'application/json' } }),
       {
-        message: 'the create on widgets delivery: the delivery carries no X-Signature header',
+        failures: [{ messageId: 'badSignature' }, { messageId: 'badSignature' }],
       },
     ),
     delivering(
@@ -132,8 +130,7 @@ tester.run(webhookSignature, {
         };
       },
       {
-        message:
-          /X-Signature "sha256=[0-9a-f]+" is not the hmac-sha256 of the raw body with the configured secret/,
+        failures: [{ messageId: 'badSignature' }, { messageId: 'badSignature' }],
       },
     ),
     delivering(
@@ -148,7 +145,7 @@ tester.run(webhookSignature, {
           },
         };
       },
-      { message: 'is not the hmac-sha256 of the raw body' },
+      { failures: [{ messageId: 'badSignature' }, { messageId: 'badSignature' }] },
     ),
     delivering(
       'the right HMAC with the wrong prefix',
@@ -156,7 +153,7 @@ tester.run(webhookSignature, {
         const body = JSON.stringify({ type });
         return { body, headers: { 'content-type': 'application/json', 'x-signature': `sha1=${hmac(body)}` } };
       },
-      { message: 'which does not start with the prefix "sha256="' },
+      { failures: [{ messageId: 'badSignature' }, { messageId: 'badSignature' }] },
     ),
     delivering(
       'the right HMAC without its prefix',
@@ -164,7 +161,7 @@ tester.run(webhookSignature, {
         const body = JSON.stringify({ type });
         return { body, headers: { 'content-type': 'application/json', 'x-signature': hmac(body) } };
       },
-      { message: 'which does not start with the prefix "sha256="' },
+      { failures: [{ messageId: 'badSignature' }, { messageId: 'badSignature' }] },
     ),
     delivering(
       'hex where base64 is declared',
@@ -175,7 +172,10 @@ tester.run(webhookSignature, {
           headers: { 'content-type': 'application/json', 'x-signature': `sha256=${hmac(body)}` },
         };
       },
-      { hooks: signedAs({ encoding: 'base64' }), message: 'base64-encoded after the prefix' },
+      {
+        hooks: signedAs({ encoding: 'base64' }),
+        failures: [{ messageId: 'badSignature' }, { messageId: 'badSignature' }],
+      },
     ),
   ],
 });

@@ -17,11 +17,26 @@ export interface ReportOptions {
   subject: string;
 }
 
+/** The problems a matrix run reports: the auth checks that use `reportMatrix` declare these messages. */
+export const MATRIX_MESSAGES = {
+  actedAnyway: 'a request that must be refused changed the state',
+  accepted: 'a request that must be refused was accepted (2xx)',
+  wrongRefusal: 'a request was refused with another status than the expected one',
+  stateChanged: 'the state changed although every request was refused',
+};
+
+/** The message ids of `MATRIX_MESSAGES`. */
+export type MatrixMessageId = keyof typeof MATRIX_MESSAGES;
+
 /** Requests named in one grouped message before "and N more". */
 const LISTED = 4;
 
 /** Records the failures a matrix run shows; returns nothing when every request was refused as expected. */
-export function reportMatrix(ctx: CheckContext, result: MatrixResult, options: ReportOptions): void {
+export function reportMatrix(
+  ctx: CheckContext<MatrixMessageId>,
+  result: MatrixResult,
+  options: ReportOptions,
+): void {
   const { expected } = options;
   const prefix = options.critical ? 'CRITICAL: ' : '';
   const wrong = result.outcomes.filter((o) => o.exchange.status !== expected);
@@ -38,6 +53,7 @@ export function reportMatrix(ctx: CheckContext, result: MatrixResult, options: R
         ? `answered ${expected} but still acted`
         : `answered ${statusText(x)}, and it acted`;
     ctx.fail({
+      messageId: 'actedAnyway',
       message: `${is2xx(x) ? prefix : ''}${label(o)} ${o.credential.phrase} ${verdict}: ${o.acted!.changes.join('; ')}`,
       evidence: [x, ...o.acted!.evidence],
     });
@@ -50,6 +66,7 @@ export function reportMatrix(ctx: CheckContext, result: MatrixResult, options: R
   const accepted = wrong.filter((o) => is2xx(o.exchange) && !o.acted && !disguised(o));
   for (const [phrase, group] of groupBy(accepted, (o) => o.credential.phrase)) {
     ctx.fail({
+      messageId: 'accepted',
       message: `${prefix}${count(group.length)} ${phrase} ${group.length === 1 ? 'was' : 'were'} accepted, expected ${expected}: ${list(group, true)}`,
       evidence: group.slice(0, 2).map((o) => o.exchange),
     });
@@ -65,6 +82,7 @@ export function reportMatrix(ctx: CheckContext, result: MatrixResult, options: R
   )) {
     const first = group[0];
     ctx.fail({
+      messageId: 'wrongRefusal',
       message: `${count(group.length)} ${first.credential.phrase} answered ${statusText(first.exchange)} instead of ${expected}${hint(first)}: ${list(group, false)}`,
       evidence: group.slice(0, 2).map((o) => o.exchange),
     });
@@ -72,6 +90,7 @@ export function reportMatrix(ctx: CheckContext, result: MatrixResult, options: R
 
   if (result.unexplained) {
     ctx.fail({
+      messageId: 'stateChanged',
       message: `the state changed although every request ${options.subject} was refused with ${expected}: ${result.unexplained.changes.join('; ')}`,
       evidence: result.unexplained.evidence,
     });
