@@ -8,6 +8,7 @@ import type { Ledger, LedgerEntry } from './ledger.js';
 import type { Custody } from './custody.js';
 import { recover } from './recovery.js';
 import { basePathOf, targetIn } from '../core/addressing.js';
+import { named } from '../core/named.js';
 
 /**
  * First looks for what creates without a usable answer stored (see recover). Then, for every
@@ -31,7 +32,7 @@ export async function cleanup(
   for (const entry of ledger.all()) {
     const url = client.redactor.text(client.resolve(entry.path));
     let deletion = 'an earlier DELETE';
-    const r = config.resources.find((res) => res.name === entry.resource);
+    const r = named(config.resources, entry.resource);
     if (!entry.deleted) {
       const changed = r ? await notAsWritten(client, entry, r, config.ignoreFields) : undefined;
       if (changed) {
