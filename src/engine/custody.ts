@@ -115,9 +115,13 @@ export class Custody {
   createInTurn<T>(name: string, create: () => Promise<T>): Promise<T> {
     if (this.named.has(name)) return create();
     const run = (this.queues.get(name) ?? Promise.resolve()).then(create);
+    // The queue holds the turn, not the create's answer (an exchange per resource, all run long).
     this.queues.set(
       name,
-      run.catch(() => undefined),
+      run.then(
+        () => undefined,
+        () => undefined,
+      ),
     );
     return run;
   }
@@ -258,6 +262,8 @@ export class Custody {
     this.noteAnswer(created.path, body, x, r);
     this.seen.forget(r.name, id);
     this.named.add(r.name);
+    // Later creates no longer queue (creates already queued run on their own chain).
+    this.queues.delete(r.name);
     this.adoptions.set(x, { kind: 'new', created });
   }
 
