@@ -20,6 +20,9 @@ const result = await runAudit(config, {
 });
 const wallMs = performance.now() - started;
 const { user, system } = process.cpuUsage(cpu);
+// With --expose-gc (the scale rows): what stays live once the run is over and its result is held.
+globalThis.gc?.();
+const heapAfterGc = globalThis.gc ? process.memoryUsage().heapUsed : undefined;
 const bad = result.results.filter((r) => r.status === 'failed' || r.status === 'errored');
 process.stdout.write(
   `${JSON.stringify({
@@ -33,6 +36,7 @@ process.stdout.write(
     summary: result.summary,
     // Peak resident set of this process in bytes (resourceUsage reports KiB).
     peakRss: process.resourceUsage().maxRSS * 1024,
+    heapAfterGc,
     failures: bad.map(
       (r) => `${r.status} ${r.checkId} ${r.resource ?? '-'}: ${(r.message ?? '').slice(0, 160)}`,
     ),

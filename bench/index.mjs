@@ -4,9 +4,11 @@
 // child process (bench/audit.mjs, bench/loop.mjs), so that their peak memory and CPU are their own.
 // Figures are medians of --runs runs. Nothing here asserts a time: it prints a table.
 //
-//   npm run bench -- [--sizes 2,10,50] [--runs 3] [--concurrency 8] [--profile]
+//   npm run bench -- [--sizes 2,10,50] [--runs 3] [--concurrency 8] [--profile] [--scale]
 //
 // --profile writes a V8 CPU profile of every audit to bench/profiles/ (see bench/profile-summary.mjs).
+// --scale: the large-API rows (default sizes 1000,10000, one run each), without the baseline loops
+// and the demo row, with the heap left after a GC; `--scale --sizes 1000,2000` picks other sizes.
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -20,14 +22,16 @@ import { renderTable } from './table.mjs';
 const here = (file) => fileURLToPath(new URL(file, import.meta.url));
 const { values: args } = parseArgs({
   options: {
-    sizes: { type: 'string', default: '2,10,50' },
-    runs: { type: 'string', default: '3' },
+    sizes: { type: 'string' },
+    runs: { type: 'string' },
     concurrency: { type: 'string', default: '8' },
     profile: { type: 'boolean', default: false },
+    scale: { type: 'boolean', default: false },
   },
 });
-const sizes = args.sizes.split(',').map(Number);
-const runs = Math.max(1, Number(args.runs));
+const scale = args.scale;
+const sizes = (args.sizes ?? (scale ? '1000,10000' : '2,10,50')).split(',').map(Number);
+const runs = Math.max(1, Number(args.runs ?? (scale ? 1 : 3)));
 const concurrency = Math.max(1, Number(args.concurrency));
 // The bench API has no rate limit, so the audit and the loop both run at full speed against the same
 // server; the burst of the rate-limit check is bounded low (no 429 is expected without a limit).
@@ -119,20 +123,24 @@ function recorder() {
 async function measure(resources, demo) {
   const options = demo ? {} : { extraResources: resources - DEFAULT_RESOURCES, rateLimit: false };
   const record = recorder();
-  const api = createExampleApi(demo ? options : { ...options, middleware: record.middleware });
+  // The scale rows have no baseline: nothing is recorded for a replay.
+  const api = createExampleApi(demo || scale ? options : { ...options, middleware: record.middleware });
   const { baseUrl } = await api.listen(0, '127.0.0.1');
   let audit;
   let loop;
   try {
-    const nodeArgs = args.profile
-      ? [
-          '--cpu-prof',
-          '--cpu-prof-dir',
-          here('./profiles'),
-          '--cpu-prof-name',
-          `audit-${demo ? 'demo' : resources}-${Date.now()}.cpuprofile`,
-        ]
-      : [];
+    const nodeArgs = [
+      ...(scale ? ['--expose-gc'] : []),
+      ...(args.profile
+        ? [
+            '--cpu-prof',
+            '--cpu-prof-dir',
+            here('./profiles'),
+            '--cpu-prof-name',
+            `audit-${demo ? 'demo' : resources}-${Date.now()}.cpuprofile`,
+          ]
+        : []),
+    ];
     audit = await child(
       here('./audit.mjs'),
       {
@@ -145,7 +153,7 @@ async function measure(resources, demo) {
       },
       nodeArgs,
     );
-    if (demo) return { audit };
+    if (demo || scale) return { audit };
     loop = await child(here('./loop.mjs'), {
       url: `${baseUrl}/widgets/1`,
       count: audit.requests,
@@ -172,19 +180,20 @@ async function measure(resources, demo) {
 // The machine's state, printed with the figures: on a busy machine every time is inflated.
 const machine = { cores: cpus().length, loadBefore: loadavg()[0] };
 const rows = [];
-for (const n of [...sizes.map((n) => ({ n, demo: false })), { n: DEFAULT_RESOURCES, demo: true }]) {
+const demoRow = scale ? [] : [{ n: DEFAULT_RESOURCES, demo: true }];
+for (const n of [...sizes.map((n) => ({ n, demo: false })), ...demoRow]) {
   const samples = [];
   for (let i = 0; i < runs; i++) samples.push(await measure(n.n, n.demo));
   const audit = medianRun(samples.map((s) => s.audit));
-  const loop = n.demo ? undefined : medianRun(samples.map((s) => s.loop));
-  const replay = n.demo ? undefined : medianRun(samples.map((s) => s.replay));
+  const loop = n.demo || scale ? undefined : medianRun(samples.map((s) => s.loop));
+  const replay = n.demo || scale ? undefined : medianRun(samples.map((s) => s.replay));
   rows.push({ ...n, audit, loop, replay, peakRss: Math.max(...samples.map((s) => s.audit.peakRss)) });
   process.stderr.write(`bench: N=${n.n}${n.demo ? ' (demo)' : ''} done\n`);
 }
 
 const bin = here('../bin/conformance');
 const cold = [];
-for (const command of [['--help'], ['list']]) {
+for (const command of scale ? [] : [['--help'], ['list']]) {
   const runsOf = [];
   for (let i = 0; i < Math.max(5, runs); i++) runsOf.push(await timed([bin, ...command]));
   const failed = runsOf.find((r) => r.error !== undefined);
@@ -197,4 +206,4 @@ for (const command of [['--help'], ['list']]) {
 }
 
 machine.loadAfter = loadavg()[0];
-process.stdout.write(renderTable({ rows, cold, runs, concurrency, burst: BENCH_BURST, machine }));
+process.stdout.write(renderTable({ rows, cold, runs, concurrency, burst: BENCH_BURST, machine, scale }));

@@ -6,6 +6,8 @@ export const TARGETS = {
   ratio: 0.8, // audit request rate / plain loop rate
   peakRssBytes: 150 * 1024 * 1024,
   coldStartMs: 300,
+  scalePeakRssBytes: 300 * 1024 * 1024, // --scale: at N = 1,000 and below
+  scaleTargetN: 1000,
 };
 
 const fmt = {
@@ -24,11 +26,16 @@ function table(header, lines) {
 const mark = (ok) => (ok ? 'ok' : 'MISSED');
 
 /** The whole report: audit table, growth line, cold-start table, notes. */
-export function renderTable({ rows, cold, runs, concurrency, burst, machine }) {
+export function renderTable({ rows, cold, runs, concurrency, burst, machine, scale = false }) {
   const rate = (x) => (x.requests / x.wallMs) * 1000;
   const ratio = (audit, base) => {
     const r = rate(audit) / rate(base);
     return `${r.toFixed(2)} ${mark(r >= TARGETS.ratio)}`;
+  };
+  const peak = (n, peakRss) => {
+    if (!scale) return `${fmt.mb(peakRss)} ${mark(peakRss < TARGETS.peakRssBytes)}`;
+    if (n > TARGETS.scaleTargetN) return fmt.mb(peakRss);
+    return `${fmt.mb(peakRss)} ${mark(peakRss < TARGETS.scalePeakRssBytes)}`;
   };
   const auditLines = rows.map(({ n, demo, audit, peakRss }) => [
     demo ? `${n} (demo)` : String(n),
@@ -39,19 +46,23 @@ export function renderTable({ rows, cold, runs, concurrency, burst, machine }) {
     fmt.rate(rate(audit)),
     (audit.inFlightMs / audit.wallMs).toFixed(1),
     fmt.us(audit.cpuMs / audit.requests),
-    `${fmt.mb(peakRss)} ${mark(peakRss < TARGETS.peakRssBytes)}`,
+    ...(scale ? [fmt.ms(audit.cpuMs / n)] : []),
+    peak(n, peakRss),
+    ...(scale ? [audit.heapAfterGc === undefined ? '-' : fmt.mb(audit.heapAfterGc)] : []),
     `${audit.results} / ${audit.summary.failed + audit.summary.errored}`,
   ]);
   const plain = rows.filter((r) => !r.demo).sort((a, b) => a.n - b.n);
-  const baseLines = plain.map(({ n, audit, loop, replay }) => [
-    String(n),
-    fmt.rate(rate(audit)),
-    fmt.rate(rate(replay)),
-    ratio(audit, replay),
-    fmt.rate(rate(loop)),
-    ratio(audit, loop),
-    `${fmt.us(audit.cpuMs / audit.requests)} / ${fmt.us(replay.cpuMs / replay.requests)} / ${fmt.us(loop.cpuMs / loop.requests)}`,
-  ]);
+  const baseLines = plain
+    .filter((r) => r.loop && r.replay)
+    .map(({ n, audit, loop, replay }) => [
+      String(n),
+      fmt.rate(rate(audit)),
+      fmt.rate(rate(replay)),
+      ratio(audit, replay),
+      fmt.rate(rate(loop)),
+      ratio(audit, loop),
+      `${fmt.us(audit.cpuMs / audit.requests)} / ${fmt.us(replay.cpuMs / replay.requests)} / ${fmt.us(loop.cpuMs / loop.requests)}`,
+    ]);
   const load = `load average ${machine.loadBefore.toFixed(1)} before, ${machine.loadAfter.toFixed(1)} after`;
   const busy = Math.max(machine.loadBefore, machine.loadAfter) > machine.cores;
   const out = [
@@ -69,7 +80,9 @@ export function renderTable({ rows, cold, runs, concurrency, burst, machine }) {
         'rate',
         'in flight',
         'CPU/request',
-        'peak RSS (< 150 MB)',
+        ...(scale ? ['CPU/resource'] : []),
+        scale ? `peak RSS (< 300 MB up to N = ${TARGETS.scaleTargetN})` : 'peak RSS (< 150 MB)',
+        ...(scale ? ['heap after GC'] : []),
         'results / failed',
       ],
       auditLines,
@@ -116,24 +129,40 @@ export function renderTable({ rows, cold, runs, concurrency, burst, machine }) {
       `growth: ${size}x the resources (N ${first.n} -> ${last.n}) took ${growth.toFixed(1)}x the time (linear or better: ${mark(growth <= size)})`,
     );
   }
-  out.push(
-    '',
-    table(
-      ['cold start', `wall, median (< ${TARGETS.coldStartMs} ms)`, 'CPU, median'],
-      cold.map((c) =>
-        c.error === undefined
-          ? [c.command, `${fmt.ms(c.ms)} ${mark(c.ms < TARGETS.coldStartMs)}`, fmt.ms(c.cpuMs)]
-          : [c.command, `failed (${c.error})`, '-'],
+  if (cold.length > 0) {
+    out.push(
+      '',
+      table(
+        ['cold start', `wall, median (< ${TARGETS.coldStartMs} ms)`, 'CPU, median'],
+        cold.map((c) =>
+          c.error === undefined
+            ? [c.command, `${fmt.ms(c.ms)} ${mark(c.ms < TARGETS.coldStartMs)}`, fmt.ms(c.cpuMs)]
+            : [c.command, `failed (${c.error})`, '-'],
+        ),
       ),
-    ),
+    );
+  }
+  out.push(
     '',
     'rate: requests the audit sent (checks, preflight, cleanup) / its wall time. in flight: the average number of',
     "audit requests awaiting an answer (summed request time / wall time). CPU/request: the process's CPU time",
     '(user + system) / requests. peak RSS: the audit process (the API runs in the bench process).',
-    'replay: the very requests the audit sent (recorded by the API), replayed in order against a fresh API.',
-    'GET loop: as many GETs of one widget against the same API, after the audit.',
-    `The N rows run the example API without a rate limit and bound the rate-limit burst to ${burst.maxRequests} requests;`,
-    'the demo row keeps the demo rate limit, so it includes the 429 burst and the Retry-After wait.',
+    ...(scale
+      ? [
+          'CPU/resource: its CPU time / N. heap after GC: the heap still live after the run, its result held.',
+          '--scale rows have no baseline loops and no demo row.',
+        ]
+      : []),
+    ...(scale
+      ? []
+      : [
+          'replay: the very requests the audit sent (recorded by the API), replayed in order against a fresh API.',
+          'GET loop: as many GETs of one widget against the same API, after the audit.',
+        ]),
+    `The N rows run the example API without a rate limit and bound the rate-limit burst to ${burst.maxRequests} requests${scale ? '.' : ';'}`,
+    ...(scale
+      ? []
+      : ['the demo row keeps the demo rate limit, so it includes the 429 burst and the Retry-After wait.']),
   );
   const failures = rows.flatMap((r) =>
     r.audit.failures.map((f) => `  N=${r.n}${r.demo ? ' demo' : ''}: ${f}`),

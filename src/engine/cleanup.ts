@@ -8,6 +8,7 @@ import type { Ledger, LedgerEntry } from './ledger.js';
 import type { Custody } from './custody.js';
 import { recover } from './recovery.js';
 import { basePathOf, targetIn } from '../core/addressing.js';
+import { named } from '../core/named.js';
 
 /**
  * First looks for what creates without a usable answer stored (see recover). Then, for every
@@ -32,7 +33,7 @@ export async function cleanup(
     const url = client.redactor.text(client.resolve(entry.path));
     // Said of an item a check's DELETE had already removed (as far as its answer told).
     let deletion = 'deleted during the checks';
-    const r = config.resources.find((res) => res.name === entry.resource);
+    const r = named(config.resources, entry.resource);
     if (!entry.deleted) {
       const changed = r ? await notAsWritten(client, entry, r, config.ignoreFields) : undefined;
       if (changed) {

@@ -392,7 +392,7 @@ export class TaskContext implements CheckContext {
 
   /** The newest item the audit created in the resource and has not deleted: its path, and its id. */
   private ownItem(r: ResourceConfig): { path: string; id?: string } | undefined {
-    const entry = this.deps.ledger.pending().find((e) => e.resource === r.name);
+    const entry = this.deps.ledger.newestPending(r.name);
     if (!entry) return undefined;
     return { path: entry.path, id: this.deps.custody.targetOf(this.deps.client.resolve(entry.path))?.id };
   }

@@ -15,7 +15,7 @@ import {
   itemTemplate,
   itemUrl,
   matchTemplate,
-  targetIn,
+  TargetIndex,
 } from '../core/addressing.js';
 import { pointerGet } from '../core/pointer.js';
 
@@ -58,14 +58,18 @@ export class Custody {
   ) {
     this.basePath = basePathOf(config.baseUrl);
     this.resources = [...config.resources];
+    this.index = new TargetIndex(this.resources, this.basePath);
   }
 
   /** The resources as the run addresses them (a nested one bound to its parent: see `bind`). */
   private resources: ResourceConfig[];
+  /** `resources` indexed by URL: every exchange is looked up, so the lookup must not scan them all. */
+  private index: TargetIndex;
 
   /** Replaces a resource by its bound form (a nested resource's templates filled with its parent's ids). */
   bind(bound: ResourceConfig): void {
     this.resources = this.resources.map((r) => (r.name === bound.name ? bound : r));
+    this.index = new TargetIndex(this.resources, this.basePath);
   }
 
   /**
@@ -74,7 +78,7 @@ export class Custody {
    * path wins over an item of a shorter one (`/a/b`: the collection b, not the item b of /a).
    */
   targetOf(url: string): { r: ResourceConfig; id?: string } | undefined {
-    return targetIn(this.resources, this.basePath, url);
+    return this.index.find(url);
   }
 
   /** Payloads rendered from the config's templates (`{{unique}}`, `{{id}}`): valid bodies, as the sample is. */
@@ -111,9 +115,13 @@ export class Custody {
   createInTurn<T>(name: string, create: () => Promise<T>): Promise<T> {
     if (this.named.has(name)) return create();
     const run = (this.queues.get(name) ?? Promise.resolve()).then(create);
+    // The queue holds the turn, not the create's answer (an exchange per resource, all run long).
     this.queues.set(
       name,
-      run.catch(() => undefined),
+      run.then(
+        () => undefined,
+        () => undefined,
+      ),
     );
     return run;
   }
@@ -254,6 +262,8 @@ export class Custody {
     this.noteAnswer(created.path, body, x, r);
     this.seen.forget(r.name, id);
     this.named.add(r.name);
+    // Later creates no longer queue (creates already queued run on their own chain).
+    this.queues.delete(r.name);
     this.adoptions.set(x, { kind: 'new', created });
   }
 

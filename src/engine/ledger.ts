@@ -21,6 +21,8 @@ const MAX_WRITTEN = 16;
 
 export class Ledger {
   private readonly entries = new Map<string, LedgerEntry>();
+  /** Each resource's entries, oldest first (a lookup per resource must not walk every entry). */
+  private readonly byResource = new Map<string, LedgerEntry[]>();
   private readonly untrackable: CleanupReport['leftovers'] = [];
 
   /** Records a created item (idempotent per path), with the body that created it when known. */
@@ -32,7 +34,13 @@ export class Ledger {
       if (existing.deleted) existing.written = written;
       else if (body !== undefined) this.noteWrite(path, body);
       existing.deleted = false;
-    } else this.entries.set(path, { resource, path, deleted: false, written });
+    } else {
+      const entry: LedgerEntry = { resource, path, deleted: false, written };
+      this.entries.set(path, entry);
+      const list = this.byResource.get(resource);
+      if (list) list.push(entry);
+      else this.byResource.set(resource, [entry]);
+    }
   }
 
   /** Remembers a body the audit wrote to one of its items (an accepted PUT or PATCH). */
@@ -62,9 +70,23 @@ export class Ledger {
     return this.entries.has(path);
   }
 
+  /**
+   * Marks an item deleted. What the audit wrote to it is dropped: cleanup compares it only for
+   * items still to delete, and a create at the same path starts a new record.
+   */
   markDeleted(path: string): void {
     const entry = this.entries.get(path);
-    if (entry) entry.deleted = true;
+    if (entry) {
+      entry.deleted = true;
+      if (entry.written.length > 0) entry.written = [];
+    }
+  }
+
+  /** The newest entry of the resource not deleted (as `pending().find` by resource would give it). */
+  newestPending(resource: string): LedgerEntry | undefined {
+    const list = this.byResource.get(resource) ?? [];
+    for (let i = list.length - 1; i >= 0; i--) if (!list[i].deleted) return list[i];
+    return undefined;
   }
 
   /** Entries still to delete, newest first (so dependants go before what they depend on). */

@@ -10,6 +10,7 @@ import {
 } from '../core/check.js';
 import type { AuditConfig, CheckResult, Evidence, ResourceConfig, Severity } from '../core/types.js';
 import { baseResult, CHECK_BROKE, joinMessages, ProblemList } from './results.js';
+import { named } from '../core/named.js';
 
 const MAX_EVIDENCE = 5;
 /** Evidence kept per group of an observer's `group` hook. */
@@ -35,6 +36,8 @@ export class ObserverHub {
   private readonly tallies = new Map<string, Tally>();
   /** Per observer id: the groups its `group` hook filed exchanges under. */
   private readonly groups = new Map<string, Map<string, ExchangeGroup>>();
+  /** The resources of each group, as a set (`group.resources` keeps their order). */
+  private readonly groupResources = new WeakMap<ExchangeGroup, Set<string>>();
 
   constructor(
     private readonly observers: ObserverCheck[],
@@ -101,6 +104,7 @@ export class ObserverHub {
       if (byKey.size >= MAX_GROUPS) return;
       group = { key, count: 0, statuses: [], resources: [], evidence: [] };
       byKey.set(key, group);
+      this.groupResources.set(group, new Set());
     }
     group.count++;
     if (exchange.status !== undefined && !group.statuses.includes(exchange.status)) {
@@ -108,7 +112,12 @@ export class ObserverHub {
       group.statuses.sort((a, b) => a - b);
     }
     const resource = exchange.resource ?? '';
-    if (!group.resources.includes(resource)) group.resources.push(resource);
+    // A set beside the list: a group (one error shape) may span every resource of a large API.
+    const resources = this.groupResources.get(group);
+    if (resources && !resources.has(resource)) {
+      resources.add(resource);
+      group.resources.push(resource);
+    }
     if (group.evidence.length < GROUP_EVIDENCE) group.evidence.push(exchange.evidence);
   }
 
@@ -133,7 +142,7 @@ export class ObserverHub {
       ];
     }
     for (const finding of findings) {
-      const name = resources.some((r) => r.name === finding.resource) ? (finding.resource ?? '') : '';
+      const name = named(resources, finding.resource) ? (finding.resource ?? '') : '';
       out.set(name, [...(out.get(name) ?? []), finding]);
     }
     return out;
@@ -155,10 +164,7 @@ export class ObserverHub {
         const tally = this.tallies.get(`${observer.id}\u0000${name ?? ''}`);
         const across = summaries.get(name ?? '') ?? [];
         const base = baseResult(observer, name);
-        const notApplicable = observer.skipReason?.(
-          resources.find((r) => r.name === name),
-          this.config,
-        );
+        const notApplicable = observer.skipReason?.(named(resources, name), this.config);
         if (notApplicable !== undefined) {
           out.push({ ...base, status: 'skipped', message: notApplicable });
         } else if ((!tally || tally.seen === 0) && across.length === 0) {

@@ -6,6 +6,7 @@ import { compareWritten } from '../core/written.js';
 import type { Ledger } from './ledger.js';
 import type { Custody, Unaccounted } from './custody.js';
 import { itemUrl } from '../core/addressing.js';
+import { named } from '../core/named.js';
 import { MAX_COLLECTION_PAGES, readCollection } from './collection-read.js';
 
 type Entry = CleanupReport['leftovers'][number];
@@ -32,7 +33,7 @@ export async function recover(
 ): Promise<Recovery> {
   const out: Recovery = { recovered: [], leftovers: [] };
   for (const { resource, creates, more } of custody.unaccountedCreates()) {
-    const r = config.resources.find((res) => res.name === resource);
+    const r = named(config.resources, resource);
     if (!r) continue;
     const unmatched = [...creates];
     const report = (reason: string, url: string): void => {

@@ -11,7 +11,7 @@ import { HttpClient, type Clock } from '../http/client.js';
 import { sleep } from '../http/retry.js';
 import { isResourceCheck, SkipSignal } from '../core/check.js';
 import { ResourceTaskContext, TaskContext, type ContextDeps } from './context.js';
-import { lockSpec } from './schedule.js';
+import { lockSpec, startInOrder } from './schedule.js';
 import { Ledger } from './ledger.js';
 import { Custody } from './custody.js';
 import { buildPlan, type Task } from './plan.js';
@@ -26,6 +26,7 @@ import { summarise } from './summary.js';
 import { baseResult, joinMessages, problemList } from './results.js';
 import { applyWaiver } from './waivers.js';
 import { logIn } from './login.js';
+import { named } from '../core/named.js';
 
 export interface RunOptions {
   catalogue: Check[];
@@ -64,6 +65,11 @@ const REAL_CLOCK: Clock = { now: () => Date.now(), sleep };
 /** Problems whose exchanges a failed result keeps, and the most exchanges it keeps in all. */
 const EVIDENCE_PROBLEMS = 10;
 const MAX_EVIDENCE = 20;
+/**
+ * Tasks under way at most (waiting for a lock or a slot, or running): enough that tasks of other
+ * resources are always ready beside a busy one, few enough that memory does not grow with the plan.
+ */
+const TASK_WINDOW = 256;
 
 /** Runs the audit and returns its result; throws UnreachableError when the target cannot be reached. */
 export async function runAudit(config: AuditConfig, options: RunOptions): Promise<RunResult> {
@@ -156,19 +162,16 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
     };
     const names = config.resources.map((r) => r.name);
     const locks = new Locks(names);
-    const limit = pLimit(Math.max(1, options.concurrency ?? 8));
-    await Promise.all(
-      plan.tasks.map((task) =>
-        // Locks first, then a slot: a task waiting for a busy resource must not hold one of the
-        // `concurrency` slots (with few resources, that left every other task waiting too).
-        {
-          const lock = lockSpec(task.check.schedule, task.resource?.name, names);
-          return locks
-            .with(lock.names, () => limit(() => runTask(task, deps)), lock.mode)
-            .then((result) => (task.silent ? undefined : record(result)));
-        },
-      ),
-    );
+    const concurrency = Math.max(1, options.concurrency ?? 8);
+    const limit = pLimit(concurrency);
+    // Tasks start in plan order, a bounded window of them at a time (all of them for a small API).
+    await startInOrder(plan.tasks, Math.max(TASK_WINDOW, concurrency * 32), async (task) => {
+      // Locks first, then a slot: a task waiting for a busy resource must not hold one of the
+      // `concurrency` slots (with few resources, that left every other task waiting too).
+      const lock = lockSpec(task.check.schedule, task.resource?.name, names);
+      const result = await locks.with(lock.names, () => limit(() => runTask(task, deps)), lock.mode);
+      if (!task.silent) record(result);
+    });
     for (const task of plan.last) record(await runTask(task, deps));
     const observed = hub.results(plan.resources, { hung: client.hungKinds });
     total = results.length + observed.length;
@@ -320,8 +323,7 @@ function redactResult(result: CheckResult, client: HttpClient): CheckResult {
 export async function runTask(task: Task, deps: ContextDeps): Promise<CheckResult> {
   const { check } = task;
   // A nested resource runs bound to its parent item (see bindNested), or not at all.
-  const resource =
-    task.resource && (deps.config.resources.find((r) => r.name === task.resource?.name) ?? task.resource);
+  const resource = task.resource && (named(deps.config.resources, task.resource.name) ?? task.resource);
   const unbound = resource && deps.unbound?.get(resource.name);
   const started = performance.now();
   const base = baseResult(check, resource?.name);

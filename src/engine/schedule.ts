@@ -26,3 +26,29 @@ export function lockSpec(schedule: Schedule, resource: string | undefined, all: 
       return { names: [], mode: 'shared' };
   }
 }
+
+/**
+ * Runs `start` on each item in order, with at most `window` of them under way: the next starts
+ * when one ends. A plan of thousands of resources then holds a bounded number of pending tasks
+ * (each with its promises, lock waiters and closures) instead of one per check × resource from the
+ * start. Stops starting new items once one has failed; the returned promise rejects with it.
+ */
+export async function startInOrder<T>(
+  items: readonly T[],
+  window: number,
+  start: (item: T) => Promise<void>,
+): Promise<void> {
+  let next = 0;
+  let failed = false;
+  const lane = async (): Promise<void> => {
+    while (!failed && next < items.length) {
+      try {
+        await start(items[next++]);
+      } catch (err) {
+        failed = true;
+        throw err;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(Math.max(1, window), items.length) }, lane));
+}

@@ -133,19 +133,41 @@ export class RequestDecorator {
     name: string | undefined,
     url: string,
   ): Pick<ResourceConfig, 'name' | 'path' | 'requests'> | undefined {
-    const all = this.profile.resources ?? [];
+    const { byName, byPath } = this.index();
     if (name !== undefined) {
-      const named = all.find((r) => r.name === name);
+      const named = byName.get(name);
       if (named) return named;
     }
+    // The collection paths that hold the URL are its own path and each of its prefixes ending
+    // before a '/': looked up longest first, so the cost does not grow with the resources.
     const path = trimmed(stripQuery(this.pathOf(url)));
-    let best: Pick<ResourceConfig, 'name' | 'path' | 'requests'> | undefined;
-    for (const r of all) {
-      const base = trimmed(stripQuery(r.path));
-      if ((path === base || path.startsWith(`${base}/`)) && (!best || base.length > best.path.length))
-        best = r;
+    const exact = byPath.get(path);
+    if (exact) return exact;
+    for (let at = path.lastIndexOf('/'); at >= 0; at = at === 0 ? -1 : path.lastIndexOf('/', at - 1)) {
+      const found = byPath.get(path.slice(0, at));
+      if (found) return found;
     }
-    return best;
+    return undefined;
+  }
+
+  private indexed?: {
+    byName: Map<string, Pick<ResourceConfig, 'name' | 'path' | 'requests'>>;
+    byPath: Map<string, Pick<ResourceConfig, 'name' | 'path' | 'requests'>>;
+  };
+
+  /** The resources by name and by collection path (the first of each, as a scan in order would find). */
+  private index(): NonNullable<RequestDecorator['indexed']> {
+    if (!this.indexed) {
+      const byName = new Map<string, Pick<ResourceConfig, 'name' | 'path' | 'requests'>>();
+      const byPath = new Map<string, Pick<ResourceConfig, 'name' | 'path' | 'requests'>>();
+      for (const r of this.profile.resources ?? []) {
+        if (!byName.has(r.name)) byName.set(r.name, r);
+        const base = trimmed(stripQuery(r.path));
+        if (!byPath.has(base)) byPath.set(base, r);
+      }
+      this.indexed = { byName, byPath };
+    }
+    return this.indexed;
   }
 
   /** The URL's path and query relative to the base URL. */

@@ -3,6 +3,7 @@ import { defineCheck, NOT_JUDGED } from '../../src/core/check.js';
 import { errorShape } from '../../src/core/error-body.js';
 import { isObject } from '../../src/core/shapes.js';
 import { answered } from '../../src/core/verdicts.js';
+import { named } from '../../src/core/named.js';
 
 export default defineCheck({
   kind: 'observer',
@@ -25,7 +26,7 @@ export default defineCheck({
     if (x.status === undefined || x.status < 200 || x.status > 299) return NOT_JUDGED;
     // A list, a bare value or an empty body is judged too: none of them is an error object.
     if (!isObject(x.json)) return undefined;
-    const idField = config.resources.find((r) => r.name === x.resource)?.idField ?? 'id';
+    const idField = named(config.resources, x.resource)?.idField ?? 'id';
     const found = errorShape(x.json, idField, answered(x));
     return found && { messageId: 'errorIn2xx', ...found };
   },

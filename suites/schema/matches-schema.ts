@@ -1,5 +1,5 @@
 // DOC-SCHEMA: every item (and every element of a list) the audit receives matches the declared schema.
-import { targetIn } from '../../src/core/addressing.js';
+import { basePathOf, TargetIndex } from '../../src/core/addressing.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { defineCheck, NOT_JUDGED, type Exchange } from '../../src/core/check.js';
 import type { AuditConfig, ResourceConfig } from '../../src/core/types.js';
@@ -23,6 +23,24 @@ function validatorFor(schema: Record<string, unknown>): ValidateFunction {
   return validate;
 }
 
+/** The index of a config's resources by URL, per resources list (a run's config is not changed in place). */
+const indexes = new WeakMap<object, { baseUrl: string; length: number; index: TargetIndex }>();
+
+/** The config's resources indexed by URL (every exchange is looked up); undefined for a base URL that does not parse. */
+function indexOf(config: AuditConfig): TargetIndex | undefined {
+  const known = indexes.get(config.resources);
+  if (known?.baseUrl === config.baseUrl && known.length === config.resources.length) return known.index;
+  let basePath: string;
+  try {
+    basePath = basePathOf(config.baseUrl);
+  } catch {
+    return undefined;
+  }
+  const index = new TargetIndex(config.resources, basePath);
+  indexes.set(config.resources, { baseUrl: config.baseUrl, length: config.resources.length, index });
+  return index;
+}
+
 /** What a response body holds for the resource it came from: one item, a list, or nothing to judge. */
 type Representation = { resource: ResourceConfig; kind: 'item' | 'list' };
 
@@ -31,13 +49,7 @@ type Representation = { resource: ResourceConfig; kind: 'item' | 'list' };
  * GET collection (list); POST collection (the created item); GET, PUT, PATCH item.
  */
 export function representationOf(x: Exchange, config: AuditConfig): Representation | undefined {
-  let basePath: string;
-  try {
-    basePath = new URL(config.baseUrl).pathname.replace(/\/+$/, '');
-  } catch {
-    return undefined;
-  }
-  const target = targetIn(config.resources, basePath, x.url);
+  const target = indexOf(config)?.find(x.url);
   if (!target) return undefined;
   const resource = target.r;
   if (target.id === undefined) {

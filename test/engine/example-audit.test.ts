@@ -9,6 +9,9 @@ describe('full audit of the example API', () => {
     const bad = result.results.filter((r) => r.status === 'failed' || r.status === 'errored');
     expect(bad.map((r) => `${r.checkId} ${r.resource ?? ''}: ${r.message}`)).toEqual([]);
     expect(result.summary.passed).toBeGreaterThan(0);
+    // Memory bounded by the work: a result that proves no failure keeps no evidence.
+    const kept = result.results.filter((r) => r.status !== 'failed' && r.evidence.length > 0);
+    expect(kept.map((r) => `${r.checkId} ${r.resource ?? ''}`)).toEqual([]);
     expect(result.cleanup.leftovers).toEqual([]);
     expect(result.cleanup.created).toBeGreaterThan(0);
     // Same records, same bytes: nothing pre-existing changed, nothing created remains.

@@ -1,6 +1,6 @@
 // Item addressing (issue 10, item 1): trailing slashes, query filters, percent-encoded ids, through every check and cleanup.
 import { describe, expect, it } from '@jest/globals';
-import { fillTemplate, itemUrl, matchTemplate, targetIn } from '../../src/core/addressing.js';
+import { fillTemplate, itemUrl, matchTemplate, TargetIndex, targetIn } from '../../src/core/addressing.js';
 import type { ResourceConfig } from '../../src/core/types.js';
 import { auditShapes, bad } from './helpers.js';
 
@@ -32,6 +32,55 @@ describe('item templates', () => {
       customerId: '5',
       id: '9',
     });
+  });
+});
+
+describe('the index of resources by URL (every exchange is looked up in it)', () => {
+  const named = (name: string, path: string, item?: string): ResourceConfig =>
+    ({ name, path, item, idField: 'id' }) as ResourceConfig;
+  const many = Array.from({ length: 500 }, (_, i) => named(`things${i}`, `/things${i}`));
+  const a = named('a', '/a');
+  const ab = named('ab', '/a/b');
+  const nestedOrders = named('orders', '/c/{customerId}/o');
+  const bound = named('parts', '/w/7/parts', '/w/7/parts/{id}/');
+  const filter = named('f', '/f', '/f?id=eq.{id}');
+  const dashed = named('dashed', '/d', '/d/item-{id}');
+  const anywhere = named('tenant', '/{tenant}/x');
+  const resources = [...many, a, ab, nestedOrders, bound, filter, dashed, anywhere];
+  const index = new TargetIndex(resources, '/v1');
+  const at = (path: string): string | undefined => {
+    const t = index.find(`http://h/v1${path}`);
+    return t && `${t.r.name}${t.id === undefined ? '' : ` ${t.id}`}`;
+  };
+
+  it('finds a collection or an item among hundreds of resources, as a scan in order would', () => {
+    expect(at('/things321')).toBe('things321');
+    expect(at('/things321/')).toBe('things321');
+    expect(at('/things321/a%20b')).toBe('things321 a b');
+    expect(at('/things321/7/extra')).toBeUndefined();
+    expect(at('/a/b')).toBe('ab'); // a collection path wins over an item of a shorter one
+    expect(at('/a/c')).toBe('a c');
+    expect(at('/c/5/o')).toBe('orders');
+    expect(at('/c/5/o/9')).toBe('orders 9');
+    expect(at('/w/7/parts/3/')).toBe('parts 3');
+    expect(at('/w/8/parts/3')).toBeUndefined();
+    expect(at('/f?id=eq.4')).toBe('f 4');
+    expect(at('/f?limit=2')).toBe('f');
+    expect(at('/d/item-5')).toBe('dashed 5');
+    expect(at('/acme/x')).toBe('tenant');
+    expect(at('/things321/%E0%A4%A')).toBeUndefined(); // an id that does not decode names nothing
+    expect(index.find('http://h/other/things1')).toBeUndefined();
+    for (const path of [
+      '/things0',
+      '/things499/3',
+      '/a/b/4',
+      '/c/5/o/9',
+      '/f?id=eq.4',
+      '/acme/x',
+      '/nothing/1',
+    ]) {
+      expect(index.find(`http://h/v1${path}`)).toEqual(targetIn(resources, '/v1', `http://h/v1${path}`));
+    }
   });
 });
 
