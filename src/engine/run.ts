@@ -16,6 +16,7 @@ import { Ledger } from './ledger.js';
 import { Custody } from './custody.js';
 import { buildPlan, type Task } from './plan.js';
 import { ObserverHub } from './observers.js';
+import { withReproduction } from './reproduce.js';
 import { Locks } from './locks.js';
 import { cleanup } from './cleanup.js';
 import { bindNested } from './nesting.js';
@@ -170,7 +171,10 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
     for (const task of plan.last) record(await runTask(task, deps));
     const observed = hub.results(plan.resources, { hung: client.hungKinds });
     total = results.length + observed.length;
-    for (const result of observed) record(result);
+    for (const result of observed) {
+      const observer = plan.observers.find((o) => o.id === result.checkId);
+      record(withReproduction(result, { ...deps, config: run }, observer?.reproduce));
+    }
     observing = false;
     // Cleanup runs even after an interruption, and gives a service that stopped answering one more try.
     await client.beginCleanup(ledger.pending().length > 0 || custody.unaccountedCreates().length > 0);
@@ -353,13 +357,16 @@ export async function runTask(task: Task, deps: ContextDeps): Promise<CheckResul
     ? 'error'
     : 'warning';
   const problems = problemList(ctx.failures.map((f) => f.message));
-  return done({
+  const first = ctx.failures[0];
+  const firstExchanges = (first.evidence ?? []).map((e) => ('evidence' in e ? e.evidence : e));
+  const failed = done({
     status: 'failed',
     severity,
     message: joinMessages(problems.kept, problems.total),
     ...problems.fields(),
     evidence: firstEvidence(ctx.failures),
   });
+  return withReproduction(failed, deps, first.reproduce, firstExchanges);
 }
 
 /**

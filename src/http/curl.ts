@@ -71,6 +71,11 @@ export interface ShellVars {
 /** Spans of `text` that a shell expression (`${id1}`) stands for, in order, not overlapping. */
 export type Substitute = (text: string) => Array<{ start: number; end: number; shell: string }>;
 
+/** One word quoted for a POSIX shell: secrets as their variables, `vars`' spans as shell expressions. */
+export function shellWord(text: string, secrets: Redactor, vars?: Substitute): string {
+  return quote(text, secrets, vars);
+}
+
 /** `-k`, `--cacert`, `--cert`/`--key`, `--max-time`: what the audit's connection had. */
 function connectionFlags(options: CurlOptions): string[] {
   const out: string[] = [];

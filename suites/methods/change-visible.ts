@@ -58,6 +58,7 @@ async function change(
     ctx.fail({
       message: `${method} answered ${sent.status} but a later GET does not show the values sent: ${describeDifferences(differences)}`,
       evidence: [sent, read],
+      reproduce: { kind: 'shows', at: 1, sent: sent.sent ?? body },
     });
   }
 }

@@ -71,6 +71,7 @@ export default defineCheck({
       ctx.fail({
         message: `the created item does not read back the values sent: ${describeDifferences(differences)}`,
         evidence: [post, read],
+        reproduce: { kind: 'shows', at: 1, sent: post.sent ?? r.sample },
       });
     }
   },

@@ -3,6 +3,9 @@ import { defineCheck } from '../../src/core/check.js';
 import { idOf, unwrapItemLoose, unwrapList } from '../../src/core/shapes.js';
 import { answered, statusText } from '../../src/core/verdicts.js';
 
+/** jq: the answer holds an array of objects (a list), and no id of its own at the top. */
+const LISTS_ITEMS = '[.. | arrays | select(length > 0 and all(.[]; type == "object"))] | length > 0';
+
 export default defineCheck({
   kind: 'active',
   id: 'create-location',
@@ -25,7 +28,11 @@ export default defineCheck({
       ctx.skip(`the create answered ${statusText(post)} (judged by create-answers-201)`);
     const location = post.headers.location;
     if (!location) {
-      ctx.fail({ message: `${answered(post)} with no Location header`, evidence: [post] });
+      ctx.fail({
+        message: `${answered(post)} with no Location header`,
+        evidence: [post],
+        reproduce: { kind: 'no-header', header: 'Location', at: 0 },
+      });
       return;
     }
     let target: URL;
@@ -52,6 +59,8 @@ export default defineCheck({
       ctx.fail({
         message: `the Location header ${location} does not lead to the new item: ${answered(read)} with a list of items`,
         evidence: [post, read],
+        // What the GET of the Location answered: a list, not the new item.
+        reproduce: { kind: 'jq', at: 1, test: LISTS_ITEMS, shows: 'tostring' },
       });
       return;
     }

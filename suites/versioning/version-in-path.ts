@@ -32,6 +32,7 @@ export default defineCheck({
     ctx.fail({
       message: `no /v<N>/ segment in the base URL or in the path of ${shown}`,
       evidence,
+      reproduce: { kind: 'base-url' },
     });
   },
 });

@@ -74,6 +74,7 @@ export default defineCheck({
       ctx.fail({
         message: `${what}: ${problem}`,
         evidence: [round.evidence(delivery), round.subscription],
+        reproduce: { kind: 'none', why: 'a webhook delivery needs a receiver the service can reach' },
       });
     }
   },
