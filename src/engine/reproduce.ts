@@ -46,6 +46,8 @@ export function reproScript(deps: ReproDeps, failure: ReproFailure): string | un
     if (failure.evidence.length === 0) return undefined;
     if (sent.some((s, i) => s === undefined || notSent(failure.evidence[i]))) return undefined;
   }
+  // A failure about the base URL itself replays nothing: its evidence holds requests not sent.
+  if (check.kind === 'base-url') return new Plan(deps, { ...failure, evidence: [] }, check).script([]);
   return new Plan(deps, failure, check).script(sent as Array<{ input: CurlInput; options: CurlOptions }>);
 }
 
@@ -141,6 +143,7 @@ class Plan {
       '# Prints "reproduced: ..." and exits 1, or "not reproduced: ..." and exits 0 (2: could not run).',
       '# It deletes what it creates, even when a step fails.',
       `# Run the check again alone: ${rerunCommand(f.checkId, f.resource)}`,
+      '# shellcheck disable=SC2317 # the cleanup and delete functions run from the EXIT trap',
       'set -u',
       `BASE_URL="\${BASE_URL:-${dq(this.base)}}"`,
     ];
@@ -284,7 +287,7 @@ class Plan {
           return spans.sort((a, b) => a.start - b.start);
         },
       });
-      return `delete_${n}() { curl -sS -o /dev/null ${args.join(' ')} 2>/dev/null; } # a ${resource} item (${itemTemplate(r)})`;
+      return `delete_${n}() { curl -sS -o /dev/null ${args.join(' ')} 2>/dev/null; } # deletes an item of ${resource} (${itemTemplate(r)})`;
     });
   }
 
