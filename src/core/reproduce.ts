@@ -17,6 +17,8 @@
  * - `others-gone`: an item listed at `before` (besides the one `deleted` names) is gone at `after`;
  * - `shows`: no object in the answer at `at` shows the values of `sent` (members sent as null may
  *   be absent; arrays must match entry for entry);
+ * - `new-items`: more than `expected` items are listed at `after` that were not at `before` (the
+ *   new ones are deleted at the end through the resource named `delete`);
  * - `none`: the failure cannot be replayed by a script (`why` says so in the report);
  * - `burst`: at most `count` copies of the exchange at `at`, 50 at a time, judged as `judge` says;
  * - `base-url`: the base URL has no `/v<N>` segment (the failure is about the URL, not an answer).
@@ -31,6 +33,7 @@ export type ReproCheck =
   | { kind: 'in-list'; item: number; lists: number[]; fails: 'absent' | 'present' }
   | { kind: 'others-gone'; before: number; after: number; deleted: number; idField: string }
   | { kind: 'shows'; at: number; sent: unknown }
+  | { kind: 'new-items'; before: number; after: number; expected: number; idField: string; delete: string }
   | { kind: 'none'; why: string }
   | { kind: 'burst'; at?: number; count: number; judge: BurstJudge; maxWaitMs?: number }
   | { kind: 'base-url' };

@@ -80,11 +80,11 @@ export function prologue(): string[] {
 }
 
 /** The id a create answered, read from its body (jq path) or its Location header (last path segment). */
-export function captureId(step: string, at: { body: string } | 'location'): string {
+export function captureId(step: string, at: { body: string } | 'location', all = false): string {
   if (at === 'location') {
     return `$(header ${step} location | sed -e 's/[?#].*//' -e 's#/*$##' -e 's#.*/##')`;
   }
-  return `$(jq -r ${sq(`(if type == "array" then .[] else . end) | ${at.body} // empty | select(type == "string" or type == "number")`)} "$tmp/${step}.body" 2>/dev/null | head -n 1)`;
+  return `$(jq -r ${sq(`(if type == "array" then .[] else . end) | ${at.body} // empty | select(type == "string" or type == "number")`)} "$tmp/${step}.body" 2>/dev/null${all ? '' : ' | head -n 1'})`;
 }
 
 /** Stands for the shell word of a `shows` check's sent value (the caller renders it with its variables). */
@@ -125,6 +125,10 @@ export function verdictLines(check: ReproCheck, evidence: StepRef[]): string[] {
       const name = check.header.toLowerCase();
       const value = `$(header ${s.name} ${sq(name)})`;
       const lines = [`value="${value}"`];
+      // The rule is about answers of that status (a 401's challenge): another status is not the failure.
+      lines.push(
+        `if [ "$(status ${s.name})" != ${sq(s.seen)} ]; then verdict no "${dq(s.label)} answered $(status ${s.name}), not ${s.seen}"; fi`,
+      );
       lines.push(
         `if [ -z "$value" ]; then verdict yes "${dq(s.label)} answered $(status ${s.name}) without ${check.header}"; fi`,
       );
@@ -197,6 +201,22 @@ export function verdictLines(check: ReproCheck, evidence: StepRef[]): string[] {
         `missing=$(grep -vxF -f "$tmp/after.ids" "$tmp/before.ids" | head -n 5 | tr '\n' ' ')`,
         `if [ -n "$missing" ]; then verdict yes "after ${dq(del.label)}, items listed before are gone: $missing"; fi`,
         `verdict no "after ${dq(del.label)}, every other item listed before is still listed"`,
+      ];
+    }
+    case 'new-items': {
+      const [before, after] = [at(check.before), at(check.after)];
+      const ids = sq(
+        `[.. | objects | .[$f]? | select(type == "string" or type == "number") | tostring] | unique | .[]`,
+      );
+      return [
+        `jq -r --arg f ${sq(check.idField)} ${ids} "$tmp/${before.name}.body" 2>/dev/null >"$tmp/before.ids"`,
+        `jq -r --arg f ${sq(check.idField)} ${ids} "$tmp/${after.name}.body" 2>/dev/null >"$tmp/after.ids"`,
+        `grep -vxF -f "$tmp/before.ids" "$tmp/after.ids" >"$tmp/new.ids" || true`,
+        // What the requests made is deleted at the end, named or not.
+        `while read -r made; do cleanup+=("${check.delete}:$made"); done <"$tmp/new.ids"`,
+        `new=$(wc -l <"$tmp/new.ids" | tr -d ' ')`,
+        `if [ "$new" -gt ${check.expected} ]; then verdict yes "${dq(after.label)} lists $new new items, ${check.expected} expected: $(tr '\n' ' ' <"$tmp/new.ids")"; fi`,
+        `verdict no "${dq(after.label)} lists $new new item(s), ${check.expected} expected"`,
       ];
     }
     case 'shows': {

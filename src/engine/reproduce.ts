@@ -109,18 +109,24 @@ class Plan {
         const ref = this.ref(i);
         body.push(this.sendLine(ref.name, ref.label, s));
         const made = creations.made(evidence[i]);
-        if (made) {
+        const compared = this.check.kind === 'ids-differ' && this.check.at.includes(i);
+        if (compared && !made) body.push(...this.readId(ref, s.input));
+        else if (made) {
           ref.idVar = this.variable(made);
           body.push(...this.capture(ref.name, ref.idVar, made.resource, made.namedAt, false));
         } else body.push(...this.sideEffects(ref.name, s.input));
         steps.push(ref);
       });
       body.push('# What the rule checks.');
+      const check =
+        this.check.kind === 'new-items'
+          ? { ...this.check, delete: String(this.deleter(this.check.delete) ?? 'none') }
+          : this.check;
       const sentWord =
         this.check.kind === 'shows'
           ? shellWord(JSON.stringify(this.check.sent), this.deps.client.redactor, this.bodyVars())
           : '';
-      body.push(...verdictLines(this.check, steps).map((l) => l.split(SENT_WORD).join(sentWord)));
+      body.push(...verdictLines(check, steps).map((l) => l.split(SENT_WORD).join(sentWord)));
     } else body.push(...verdictLines(this.check, steps));
     if (body.join('\n').includes('jq ')) this.uses.jq = true;
     return [...this.header(body), ...prologue(), ...this.deleteFunctions(), ...body, ''].join('\n');
@@ -241,6 +247,20 @@ class Plan {
     return lines;
   }
 
+  /** The id a create the audit did not adopt (a retry naming another item) answered, read all the same. */
+  private readId(ref: StepRef, input: CurlInput): string[] {
+    ref.idVar = `${ref.name}id`;
+    const r = this.deps.custody.targetOf(input.url)?.r;
+    const at = (r && this.deps.custody.creations.namedAt(r.name)) ?? { body: [r?.idField ?? 'id'] };
+    const read =
+      at === 'location' ? captureId(ref.name, 'location') : captureId(ref.name, { body: jqPath(at.body) });
+    const fn = r ? this.deleter(r.name) : undefined;
+    return [
+      `${ref.idVar}=${read}`,
+      ...(fn !== undefined ? [`[ -z "$${ref.idVar}" ] || cleanup+=("${fn}:$${ref.idVar}")`] : []),
+    ];
+  }
+
   /** What a replayed request may have created against a service that should have refused it: deleted at the end. */
   private sideEffects(step: string, input: CurlInput): string[] {
     const target = this.deps.custody.targetOf(input.url);
@@ -250,9 +270,10 @@ class Plan {
     if (input.method === 'POST' && target.id === undefined) {
       const at = this.deps.custody.creations.namedAt(target.r.name) ?? { body: [target.r.idField] };
       const read =
-        at === 'location' ? captureId(step, 'location') : captureId(step, { body: jqPath(at.body) });
+        at === 'location' ? captureId(step, 'location') : captureId(step, { body: jqPath(at.body) }, true);
+      // A batch create (an array) names several items: each goes on the cleanup list.
       return [
-        `case "$(status ${step})" in 2*) made=${read}; [ -z "$made" ] || cleanup+=("${fn}:$made") ;; esac`,
+        `case "$(status ${step})" in 2*) for made in ${read}; do cleanup+=("${fn}:$made"); done ;; esac`,
       ];
     }
     if (input.method === 'PUT' && target.id !== undefined && !this.createdItemOf(input.url)) {

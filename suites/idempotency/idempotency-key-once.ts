@@ -70,7 +70,14 @@ export default defineCheck({
         ctx.fail({
           message: `two POSTs with the same ${header} created ${ours.length} items (${r.idField} ${ours.join(', ')}): the key was not honoured`,
           evidence: [listBefore!, first.exchange, retry, listAfter],
-          reproduce: { kind: 'ids-differ', at: [1, 2] },
+          reproduce: {
+            kind: 'new-items',
+            before: 0,
+            after: 3,
+            expected: 1,
+            idField: r.idField,
+            delete: r.name,
+          },
         });
         // The retry's item is the audit's even when its answer named the first one: delete it at the
         // end. With more than one extra, some may be another client's: name them instead.
