@@ -112,7 +112,7 @@ export function verdictLines(check: ReproCheck, evidence: StepRef[]): string[] {
     case 'not-json': {
       const s = at(check.at);
       return [
-        `media=$(header ${s.name} content-type | cut -d ';' -f 1 | tr -d ' \\t' | tr 'A-Z' 'a-z')`,
+        `media=$(header ${s.name} content-type | cut -d ';' -f 1 | tr -d '[:space:]' | tr '[:upper:]' '[:lower:]')`,
         `if [ ! -s "$tmp/${s.name}.body" ]; then verdict no "${dq(s.label)} answered $(status ${s.name}) with no body"; fi`,
         'case "$media" in application/json | *+json) ;; *) verdict yes ' +
           `"${dq(s.label)} answered $(status ${s.name}) with Content-Type \${media:-none}, not JSON" ;; esac`,

@@ -1,6 +1,13 @@
 // The broken variants of the alternative API, each breaking one rule, and what the audit must report.
 import { describe, expect, it } from '@jest/globals';
-import type { AltApiOptions, AltBreak } from '../../src/testing/alt-api/index.js';
+import {
+  altEnv,
+  startAltApi,
+  type AltApiOptions,
+  type AltBreak,
+  type AltServer,
+} from '../../src/testing/alt-api/index.js';
+import { expectReproduced, replayFailures } from './reproduce.js';
 import {
   auditAlt,
   badResults,
@@ -24,6 +31,11 @@ export interface BrokenCase {
   also?: string[];
   /** Records the break keeps that no client could delete (a soft delete): not counted as left behind. */
   keeps?: boolean;
+  /**
+   * Failures whose script does not yet reproduce them against the broken server and not against
+   * the correct one (`checkId resource`), each a known gap: see the report of issue 11.
+   */
+  misses?: string[];
 }
 
 /** The limit checks' retry waits about a second; cases not about limits leave it out to keep the run short. */
@@ -114,9 +126,21 @@ export function testBrokenCases(title: string, cases: BrokenCase[]): void {
       it(`fails ${c.rules.join(', ')}: ${name}`, async () => {
         const audit = await auditAlt(
           { ...c.options, breaks: [c.break] },
-          LIMIT_CASES.has(c.break) ? {} : { run: { skip: ['rate-limit-retry'] } },
+          { keep: true, ...(LIMIT_CASES.has(c.break) ? {} : { run: { skip: ['rate-limit-retry'] } }) },
         );
         const { result } = audit;
+        const broken = audit.server!;
+        const correct = await startAltApi(c.options ?? {});
+        try {
+          // Every failure's script: reproduced on the broken server, not on a correct one, nothing left.
+          const replay = await replayFailures(result, broken, correct, (s) => altEnv(s as AltServer), {
+            keeps: c.keeps,
+          });
+          expectReproduced(replay, c.misses);
+        } finally {
+          await broken.close();
+          await correct.close();
+        }
         const failed = failedRules(result);
         const allowed = new Set([...c.rules, ...(c.also ?? [])]);
         const why = { results: badResults(result) };
@@ -145,7 +169,7 @@ export function testBrokenCases(title: string, cases: BrokenCase[]): void {
             });
           }
         }
-      }, 60_000);
+      }, 240_000);
     }
   });
 }

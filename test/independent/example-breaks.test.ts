@@ -1,22 +1,44 @@
-// Messages read as prose: a full audit of each broken example API says what it found without undefined, NaN or [object Object].
+// A full audit of each broken example API: messages read as prose, and every failure's script reproduces it.
 import { describe, expect, it } from '@jest/globals';
 import { BREAK_NAMES } from '../../src/example-api/index.js';
 import { diffPaths } from '../../src/core/shapes.js';
 import { auditFixture } from '../../src/testing/check-tester.js';
+import { exampleEnv } from '../../src/testing/example-config.js';
+import { startExampleFixture } from '../../src/testing/fixture-server.js';
 import { catalogue } from '../../suites/index.js';
 import { unreadableMessages } from './helpers.js';
+import { expectReproduced, replayFailures } from './reproduce.js';
 
-describe('messages of a full audit of each broken example API', () => {
+/** Failures of the example API's breaks whose script does not yet reproduce them (`checkId resource`): known gaps. */
+const MISSES: Partial<Record<string, string[]>> = {};
+
+describe('a full audit of each broken example API', () => {
   // The alternative API's broken variants assert the same in broken-cases.ts.
-  it.each(BREAK_NAMES)('%s: every message and problem reads as prose', async (name) => {
-    const { result } = await auditFixture(catalogue, {
-      api: { breaks: { [name]: true } },
-      // The retry check waits out the limit (about a second) and is not about messages of breaks.
-      run: { skip: ['rate-limit-retry'] },
-    });
-    expect(result.results.some((r) => r.status === 'failed')).toBe(true);
-    expect(unreadableMessages(result)).toEqual([]);
-  });
+  it.each(BREAK_NAMES)(
+    "%s: every message reads as prose, every failure's script reproduces it and nothing else",
+    async (name) => {
+      const broken = await startExampleFixture({ breaks: { [name]: true } });
+      const correct = await startExampleFixture({});
+      try {
+        const { result } = await auditFixture(catalogue, {
+          server: async () => ({ ...broken, close: async () => undefined }),
+          // The retry check waits out the limit (about a second) and is not about messages of breaks.
+          run: { skip: ['rate-limit-retry'] },
+        });
+        expect(result.results.some((r) => r.status === 'failed')).toBe(true);
+        expect(unreadableMessages(result)).toEqual([]);
+        // A DELETE that deletes nothing leaves the script's item behind, as it left the audit's.
+        const replay = await replayFailures(result, broken, correct, exampleEnv, {
+          keeps: name === 'deleteNoop',
+        });
+        expectReproduced(replay, MISSES[name]);
+      } finally {
+        await broken.close();
+        await correct.close();
+      }
+    },
+    120_000,
+  );
 });
 
 describe('differences between two bodies', () => {
