@@ -141,7 +141,13 @@ export async function writeReports(
 ): Promise<string[]> {
   // Where each file goes, so the console can point at the report that holds what it cut.
   const reportFiles = Object.fromEntries(
-    chosen.flatMap((r) => (r.fileName ? [[r.name, join(flags.out, r.fileName)]] : [])),
+    chosen.flatMap((r) =>
+      r.fileName
+        ? [[r.name, join(flags.out, r.fileName)]]
+        : r.files
+          ? [[r.name, join(flags.out, REPRO_DIR)]]
+          : [],
+    ),
   );
   const options = {
     color: flags.color,

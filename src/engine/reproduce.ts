@@ -144,7 +144,7 @@ class Plan {
       '#!/usr/bin/env bash',
       `# Reproduces ${f.checkId} [${f.rules.join(', ')}]${where}:`,
       ...firstLine(f.message).map((l) => `#   ${l}`),
-      `# Needs: ${needs}${envVars.length > 0 ? `; the variables ${envVars.join(', ')} set as for the audit` : ''}.`,
+      `# Needs: ${needs}${envVars.length > 0 ? `; ${envVars.length > 1 ? 'the variables' : 'the variable'} ${envVars.join(', ')} set as for the audit` : ''}.`,
       '# BASE_URL: the API to try it on (default: the audited one).',
       '# Prints "reproduced: ..." and exits 1, or "not reproduced: ..." and exits 0 (2: could not run).',
       '# It deletes what it creates, even when a step fails.',
