@@ -28,7 +28,7 @@ export const reproReporter: Reporter = {
   render(result) {
     const files = reproFiles(result);
     return files.length === 0
-      ? 'No reproduction scripts: no failure to reproduce.'
-      : `${files.length} reproduction script${files.length > 1 ? 's' : ''} in ${REPRO_DIR}/`;
+      ? 'No reproduction scripts: no failure to reproduce.\n'
+      : `${files.length} reproduction script${files.length > 1 ? 's' : ''} in ${REPRO_DIR}/\n`;
   },
 };

@@ -173,6 +173,34 @@ export function testBrokenCases(title: string, cases: BrokenCase[]): void {
         const broken = audit.server!;
         const correct = await startAltApi(c.options ?? {});
         try {
+          const failed = failedRules(result);
+          const allowed = new Set([...c.rules, ...(c.also ?? [])]);
+          const why = { results: badResults(result) };
+          expect({ missing: c.rules.filter((r) => !failed.includes(r)), ...why }).toEqual({
+            missing: [],
+            ...why,
+          });
+          expect({ unexpected: failed.filter((r) => !allowed.has(r)), ...why }).toEqual({
+            unexpected: [],
+            ...why,
+          });
+          expect(result.results.filter((r) => r.status === 'errored')).toEqual([]);
+          expectEvidence(result);
+          // Messages read as prose: no value went missing on its way into one.
+          expect(unreadableMessages(result)).toEqual([]);
+          // Safe on a broken service too: the records it held are untouched, and whatever the audit
+          // made is deleted or named in the report.
+          expectSeedsUntouched(audit);
+          if (!c.keeps) {
+            for (const [name, now] of Object.entries(audit.after)) {
+              const extra = now.length - (audit.before[name]?.length ?? 0);
+              const reported = result.cleanup.leftovers.filter((l) => l.resource === name).length;
+              expect({ collection: name, unreported: Math.max(0, extra - reported) }).toEqual({
+                collection: name,
+                unreported: 0,
+              });
+            }
+          }
           // Every failure's script: reproduced on the broken server, not on a correct one, nothing left.
           const replay = await replayFailures(result, broken, correct, (s) => altEnv(s as AltServer), {
             keeps: c.keeps || c.scriptLeaves,
@@ -181,34 +209,6 @@ export function testBrokenCases(title: string, cases: BrokenCase[]): void {
         } finally {
           await broken.close();
           await correct.close();
-        }
-        const failed = failedRules(result);
-        const allowed = new Set([...c.rules, ...(c.also ?? [])]);
-        const why = { results: badResults(result) };
-        expect({ missing: c.rules.filter((r) => !failed.includes(r)), ...why }).toEqual({
-          missing: [],
-          ...why,
-        });
-        expect({ unexpected: failed.filter((r) => !allowed.has(r)), ...why }).toEqual({
-          unexpected: [],
-          ...why,
-        });
-        expect(result.results.filter((r) => r.status === 'errored')).toEqual([]);
-        expectEvidence(result);
-        // Messages read as prose: no value went missing on its way into one.
-        expect(unreadableMessages(result)).toEqual([]);
-        // Safe on a broken service too: the records it held are untouched, and whatever the audit
-        // made is deleted or named in the report.
-        expectSeedsUntouched(audit);
-        if (!c.keeps) {
-          for (const [name, now] of Object.entries(audit.after)) {
-            const extra = now.length - (audit.before[name]?.length ?? 0);
-            const reported = result.cleanup.leftovers.filter((l) => l.resource === name).length;
-            expect({ collection: name, unreported: Math.max(0, extra - reported) }).toEqual({
-              collection: name,
-              unreported: 0,
-            });
-          }
         }
       }, 240_000);
     }
