@@ -30,6 +30,7 @@ describe('a full audit of each broken example API', () => {
         // A DELETE that deletes nothing leaves the script's item behind, as it left the audit's.
         const replay = await replayFailures(result, broken, correct, exampleEnv, {
           keeps: name === 'deleteNoop',
+          misses: MISSES[name],
         });
         expectReproduced(replay, MISSES[name]);
       } finally {
