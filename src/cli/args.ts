@@ -68,7 +68,7 @@ export function colorOf(flag: boolean | undefined, io: Io): boolean {
 }
 
 /** Flags of `run` and `demo` that take a list (`break`: demo only); every other flag may be given once. */
-export const RUN_LISTS = ['reporter', 'only', 'skip', 'openapi-allow-ref', 'break'] as const;
+export const RUN_LISTS = ['reporter', 'only', 'skip', 'resource', 'openapi-allow-ref', 'break'] as const;
 
 /**
  * The one path of `run` and `demo` from arguments to flags: every argument checked (repeats,
@@ -93,6 +93,7 @@ export async function prepareAudit(argv: RunArgv, io: Io, checks: Check[]): Prom
     out: argv.out,
     only: splitList(argv.only),
     skip: splitList(argv.skip),
+    resource: splitList(argv.resource),
     concurrency: argv.concurrency,
     timeout: argv.timeout,
     readOnly: argv['read-only'],

@@ -1,6 +1,6 @@
 // Running an audit for the CLI: config -> engine -> reporters -> files, and the exit code.
-import { appendFile, mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { appendFile, chmod, mkdir, readdir, readFile, unlink, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import type { Check } from '../core/check.js';
 import type { AuditConfig, CheckResult, RunResult, Severity } from '../core/types.js';
 import { runAudit } from '../engine/run.js';
@@ -13,6 +13,8 @@ import {
   type Reporter,
 } from '../reporters/index.js';
 import { failsRun, verdictOf } from '../reporters/verdict.js';
+import { REPRO_DIR, REPRO_MARKER } from '../reporters/repro.js';
+import { onlyResources } from './resources.js';
 import { removeStaleReports } from './stale-reports.js';
 
 const statusMark = {
@@ -33,6 +35,8 @@ export interface AuditFlags {
   out: string;
   only: string[];
   skip: string[];
+  /** `--resource`: audit only these resources (see onlyResources). */
+  resource?: string[];
   concurrency: number;
   timeout: number;
   readOnly: boolean;
@@ -83,7 +87,10 @@ export async function auditAndReport(
   // Kept only when a reporter needs every exchange (har): bounded, and redacted like evidence.
   const exchanges = chosen.some((r) => r.needsExchanges) ? new ExchangeLog() : undefined;
   // --insecure adds to the config's tls section (its CA and client certificate still apply).
-  const audited = flags.insecure ? { ...config, tls: { ...config.tls, insecure: true } } : config;
+  const chosenConfig = onlyResources(config, flags.resource ?? []);
+  const audited = flags.insecure
+    ? { ...chosenConfig, tls: { ...chosenConfig.tls, insecure: true } }
+    : chosenConfig;
   let result: RunResult;
   try {
     result = await runAudit(audited, {
@@ -157,7 +164,13 @@ export async function writeReports(
 ): Promise<string[]> {
   // Where each file goes, so the console can point at the report that holds what it cut.
   const reportFiles = Object.fromEntries(
-    chosen.flatMap((r) => (r.fileName ? [[r.name, join(flags.out, r.fileName)]] : [])),
+    chosen.flatMap((r) =>
+      r.fileName
+        ? [[r.name, join(flags.out, r.fileName)]]
+        : r.files
+          ? [[r.name, join(flags.out, REPRO_DIR)]]
+          : [],
+    ),
   );
   const options = {
     color: flags.color,
@@ -172,6 +185,10 @@ export async function writeReports(
   // A run writes a fresh set: our report files of an earlier run that this one does not write go.
   const stale = files.length > 0 ? await removeStaleReports(flags.out, files, keep) : undefined;
   for (const reporter of chosen) {
+    if (reporter.files) {
+      written.push(...(await writeFiles(flags.out, reporter.files(result, options))));
+      continue;
+    }
     const text = reporter.render(result, options);
     if (!reporter.fileName) {
       io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
@@ -203,4 +220,39 @@ export async function writeReports(
       );
   }
   return written;
+}
+
+/**
+ * Writes a reporter's files under `out` (repro: the scripts, executable), after removing the
+ * scripts of an earlier run from their folder (ours only, recognised by how they begin).
+ */
+async function writeFiles(
+  out: string,
+  files: Array<{ path: string; text: string; mode?: number }>,
+): Promise<string[]> {
+  await removeStaleScripts(join(out, REPRO_DIR));
+  const written: string[] = [];
+  for (const f of files) {
+    const file = join(out, f.path);
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(file, f.text, { mode: f.mode ?? 0o644 });
+    if (f.mode !== undefined) await chmod(file, f.mode);
+    written.push(file);
+  }
+  return written;
+}
+
+/** Removes the reproduction scripts an earlier run wrote in `dir` (files that begin as ours do). */
+async function removeStaleScripts(dir: string): Promise<void> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return;
+  }
+  for (const name of names.filter((n) => n.endsWith('.sh'))) {
+    const file = join(dir, name);
+    const text = await readFile(file, 'utf8').catch(() => '');
+    if (REPRO_MARKER.test(text.slice(0, 200))) await unlink(file);
+  }
 }

@@ -84,7 +84,7 @@ export function mergeOptions<T>(y: Argv<T>) {
       describe: 'conformance.json of every shard',
     }),
     MERGE_REPORTERS.join(','),
-    'Reporters, comma-separated: console, json, junit, html, markdown',
+    'Reporters, comma-separated: console, json, junit, html, markdown, repro',
   );
 }
 
@@ -93,13 +93,19 @@ export function runOptions<T>(y: Argv<T>) {
   return reportOptions(
     y,
     'console,json,junit',
-    'Reporters, comma-separated: console, json, junit, html, markdown, har',
+    'Reporters, comma-separated: console, json, junit, html, markdown, har, repro (scripts that replay each failure)',
   )
     .option('only', {
       type: 'string',
       array: true,
       default: [] as string[],
       describe: 'Run only these checks or rules (ids, suites, * wildcards)',
+    })
+    .option('resource', {
+      type: 'string',
+      array: true,
+      default: [] as string[],
+      describe: 'Audit only these resources of the config (names; a nested one keeps its parents)',
     })
     .option('skip', {
       type: 'string',

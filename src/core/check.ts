@@ -2,6 +2,9 @@
 import type { AuditConfig, Evidence, HungKind, Operation, ResourceConfig, Severity } from './types.js';
 import type { TransportError } from './transport-errors.js';
 import type { CheckContext, ResourceCheckContext } from './context.js';
+import type { ReproCheck } from './reproduce.js';
+
+export type { ReproCheck } from './reproduce.js';
 
 export type {
   CheckContext,
@@ -144,6 +147,11 @@ export interface Failure<M extends string = string> {
   evidence?: Array<Exchange | Evidence>;
   /** Defaults to the check's severity. */
   severity?: Severity;
+  /**
+   * What the failure's reproduction script tests after replaying `evidence` in order (default: the
+   * statuses the audit saw). Declare it when the proof is a value, a count or a header.
+   */
+  reproduce?: ReproCheck;
 }
 
 export interface CheckDescription {
@@ -308,6 +316,8 @@ export interface ObserverCheck<M extends string = string> extends CheckBase<M> {
    * the statuses, the resources and a little evidence per key, so memory stays bounded.
    */
   group?(exchange: Exchange, config: AuditConfig): string | undefined;
+  /** What the reproduction script of a finding tests on its first exchange (default: its status). */
+  reproduce?: ReproCheck;
   /** Called once at the end of the run with the groups `group` made; its findings join the results. */
   summarise?(groups: ExchangeGroup[], config: AuditConfig, facts: RunFacts): SummaryFinding<M>[];
 }

@@ -267,6 +267,15 @@ export interface CheckResult {
   /** The exchanges that prove the first problems (not one per problem: see `problems`). */
   evidence: Evidence[];
   durationMs: number;
+  /**
+   * Failed (and waived) results: a bash script that sets up the state the failure needs, replays
+   * it, prints `reproduced: ...` (exit 1) or `not reproduced: ...` (exit 0) and deletes what it
+   * created. Secrets only as environment variables. Absent when the failure cannot be replayed
+   * by a script (e.g. it needs the audit's webhook receiver).
+   */
+  reproduce?: string;
+  /** Failed (and waived) results: the command that runs this check again on this resource alone. */
+  rerun?: string;
   /** For waived results: the waiver's reason and expiry. */
   waiver?: { reason: string; expires: string };
   /**

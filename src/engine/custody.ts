@@ -5,6 +5,7 @@ import { idOf, listIds, unwrapItem } from '../core/shapes.js';
 import { answered, is2xx } from '../core/verdicts.js';
 import type { HttpClient } from '../http/client.js';
 import type { Ledger } from './ledger.js';
+import { Creations } from './creations.js';
 import { SeenIds } from './seen-ids.js';
 import { compareWritten, shownFor } from '../core/written.js';
 import { readCollection } from './collection-read.js';
@@ -41,6 +42,8 @@ const MAX_UNACCOUNTED = 50;
  */
 export class Custody {
   readonly seen = new SeenIds();
+  /** The items adopted as new, with their creates (reproduction scripts make them again). */
+  readonly creations = new Creations();
   private readonly basePath: string;
   private readonly adoptions = new WeakMap<Exchange, Adoption>();
   private readonly unaccounted = new Map<string, Unaccounted[]>();
@@ -265,6 +268,7 @@ export class Custody {
     // Later creates no longer queue (creates already queued run on their own chain).
     this.queues.delete(r.name);
     this.adoptions.set(x, { kind: 'new', created });
+    this.creations.note(r.name, created.path, id, x, named.body === id, r.idField);
   }
 
   /**

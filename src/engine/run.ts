@@ -16,6 +16,7 @@ import { Ledger } from './ledger.js';
 import { Custody } from './custody.js';
 import { buildPlan, type Task } from './plan.js';
 import { ObserverHub } from './observers.js';
+import { withReproduction } from './reproduce.js';
 import { Locks } from './locks.js';
 import { cleanup } from './cleanup.js';
 import { markConsequences } from './consequences.js';
@@ -175,7 +176,10 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
     for (const task of plan.last) record(await runTask(task, deps));
     const observed = hub.results(plan.resources, { hung: client.hungKinds });
     total = results.length + observed.length;
-    for (const result of observed) record(result);
+    for (const result of observed) {
+      const observer = plan.observers.find((o) => o.id === result.checkId);
+      record(withReproduction(result, { ...deps, config: run }, observer?.reproduce));
+    }
     // Root causes first, and a failure that may follow from another says so (declared dependsOn).
     results.splice(0, results.length, ...markConsequences(results, options.catalogue));
     observing = false;
@@ -361,13 +365,16 @@ export async function runTask(task: Task, deps: ContextDeps): Promise<CheckResul
     ? 'error'
     : 'warning';
   const problems = problemList(ctx.failures);
-  return done({
+  const first = ctx.failures[0];
+  const firstExchanges = (first.evidence ?? []).map((e) => ('evidence' in e ? e.evidence : e));
+  const failed = done({
     status: 'failed',
     severity,
     message: joinMessages(problems.kept, problems.total),
     ...problems.fields(),
     evidence: firstEvidence(ctx.failures),
   });
+  return withReproduction(failed, deps, first.reproduce, firstExchanges);
 }
 
 /**

@@ -15,6 +15,7 @@ import { redirectStep } from './redirects.js';
 import { retryWait } from './retry.js';
 import { Transport } from './transport.js';
 import { RequestDecorator, type RequestProfile } from './decorate.js';
+import type { CurlInput, CurlOptions } from './curl.js';
 
 export type { Clock } from './pacing.js';
 
@@ -128,6 +129,8 @@ export class HttpClient {
   private answers = 0;
   /** The proxy requests to the base URL go through (from the environment), or undefined: direct. */
   readonly route: { proxy: string; variable: string } | undefined;
+  /** How curl lines connect as the audit does (its TLS settings). */
+  readonly connection: CurlOptions;
 
   constructor(options: HttpClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -152,6 +155,7 @@ export class HttpClient {
       network: options.network,
     });
     this.route = proxyFor(this.baseUrl, proxySettings(options.network?.env));
+    this.connection = options.network?.tls ? { tls: options.network.tls } : {};
     this.pacer = new Pacer(options.clock ?? realClock, this.opts.maxRps);
     this.random = options.random ?? Math.random;
     this.hangs = new HangClasses(options.urlShape);
@@ -222,9 +226,9 @@ export class HttpClient {
   async send(options: SendOptions, resource?: string, via?: Dispatcher): Promise<Exchange> {
     const out = this.outgoing(options, resource);
     const refused = await this.refusal(out.url);
-    if (refused) return notSent(out, refused, resource, this.redactor);
+    if (refused) return notSent(out, refused, resource, this.redactor, this.connection);
     const admitted = await this.hangs.admit(out, resource);
-    if ('code' in admitted) return notSent(out, admitted, resource, this.redactor);
+    if ('code' in admitted) return notSent(out, admitted, resource, this.redactor, this.connection);
     const exchange = await this.exchange(out, options, resource, via);
     admitted.done(exchange);
     return exchange;
@@ -331,6 +335,11 @@ export class HttpClient {
     return { method: options.method.toUpperCase(), url, headers, body };
   }
 
+  /** The request `send` would send, not sent (reproduction scripts: a create, a cleanup DELETE). */
+  request(options: SendOptions, resource?: string): CurlInput {
+    return this.outgoing(options, resource);
+  }
+
   /** The client's own headers, under everything a request is decorated with. */
   private ownHeaders(): Record<string, string> {
     return { 'user-agent': this.opts.userAgent, accept: 'application/json' };
@@ -394,8 +403,9 @@ export class HttpClient {
       raw.error = { ...INTERRUPTED };
       return raw;
     }
+    const timeoutMs = options.timeoutMs ?? this.opts.timeoutMs;
     const raw = await this.transport.send(out, {
-      timeoutMs: options.timeoutMs ?? this.opts.timeoutMs,
+      timeoutMs,
       via,
       fresh: options.connection === 'fresh',
       // An interruption cuts reads short, but lets a write finish: what it created is then seen and
@@ -403,12 +413,13 @@ export class HttpClient {
       interruptible: SAFE_METHODS.has(out.method) && this.stopSignal !== undefined,
     });
     raw.sentAt = sentAt;
+    raw.timeoutMs = timeoutMs;
     return raw;
   }
 
   private finish(raw: RawExchange, notes: string[], resource: string | undefined): Exchange {
     const size = raw.value?.text.length ?? 0;
-    const exchange = toExchange(raw, notes, resource, this.redactor);
+    const exchange = toExchange(raw, notes, resource, this.redactor, this.connection);
     // What the exchange holds of the body counts against the memory budget while it lives; what
     // it does not hold of a large body goes now.
     this.bodies.hold(exchange, raw.cost ?? 0);

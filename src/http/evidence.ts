@@ -1,10 +1,22 @@
 // The redacted record of one exchange that reports show: request, response, body excerpts, notes, the curl line.
 import type { Evidence } from '../core/types.js';
 import { ownCopy } from '../core/shapes.js';
-import { curlLine } from './curl.js';
+import { curlLine, type CurlInput, type CurlOptions } from './curl.js';
 import type { RawExchange } from './exchange.js';
 import { parseJson } from './json.js';
 import type { Redactor } from './redact.js';
+
+/** The request behind each evidence record, as sent (secrets in it), for reproduction scripts. */
+const SENT = new WeakMap<Evidence, { input: CurlInput; options: CurlOptions }>();
+
+/**
+ * The request an evidence record shows, unredacted, with the connection options of its curl line
+ * (undefined for evidence not made by the client). Only curl renderers may use it: they turn
+ * secrets back into their variables.
+ */
+export function sentRequest(evidence: Evidence): { input: CurlInput; options: CurlOptions } | undefined {
+  return SENT.get(evidence);
+}
 
 /** Bytes of a body kept in evidence. */
 const EVIDENCE_BODY_BYTES = 8192;
@@ -19,7 +31,18 @@ export function evidenceOf(
   isJson: boolean,
   notes: string[],
   redactor: Redactor,
+  connection: CurlOptions = {},
 ): Evidence {
+  const input: CurlInput = {
+    method: raw.method,
+    url: raw.url,
+    headers: raw.requestHeaders,
+    body: raw.requestBody,
+  };
+  const options: CurlOptions = {
+    ...(connection.tls ? { tls: connection.tls } : {}),
+    ...(raw.error?.code === 'E_TIMEOUT' && raw.timeoutMs !== undefined ? { maxTimeMs: raw.timeoutMs } : {}),
+  };
   const requestText = raw.requestBody === undefined ? undefined : raw.requestBody.toString();
   const evidence: Evidence = {
     request: {
@@ -38,14 +61,13 @@ export function evidenceOf(
             durationMs: raw.durationMs,
             ...(raw.truncated ? { truncated: true } : {}),
           },
-    curl: curlLine(
-      { method: raw.method, url: raw.url, headers: raw.requestHeaders, body: raw.requestBody },
-      redactor,
-    ),
+    curl: curlLine(input, redactor, options),
   };
   if (raw.error) evidence.error = redactor.text(raw.error.message);
   if (notes.length > 0) evidence.notes = notes.map((n) => redactor.text(n));
-  return detached(evidence);
+  const out = detached(evidence);
+  SENT.set(out, { input, options });
+  return out;
 }
 
 /**

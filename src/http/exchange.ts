@@ -4,6 +4,7 @@ import type { Evidence } from '../core/types.js';
 import { ownCopy } from '../core/shapes.js';
 import type { TransportError } from '../core/transport-errors.js';
 import type { Coding } from './decode.js';
+import type { CurlOptions } from './curl.js';
 import { evidenceOf } from './evidence.js';
 import type { BodyValue } from './json.js';
 import type { Redactor } from './redact.js';
@@ -37,6 +38,8 @@ export interface RawExchange {
   error?: TransportError;
   /** The status line and headers arrived but the body failed: the exchange has no (complete) status. */
   incomplete?: boolean;
+  /** The request's deadline (ms): a timed-out exchange's curl line gets `--max-time`. */
+  timeoutMs?: number;
   /** When the request got its turn to go (on the client's clock; see pacing.ts). */
   sentAt?: number;
   /** Sent by the circuit breaker to check on the service: not itself counted. */
@@ -63,9 +66,10 @@ export function notSent(
   error: TransportError,
   resource: string | undefined,
   redactor: Redactor,
+  connection: CurlOptions = {},
 ): Exchange {
   const raw: RawExchange = { ...blankRaw(out), error };
-  return toExchange(raw, [], resource, redactor);
+  return toExchange(raw, [], resource, redactor, connection);
 }
 
 /** An exchange record before anything was received. */
@@ -87,6 +91,7 @@ export function toExchange(
   notes: string[],
   resource: string | undefined,
   redactor: Redactor,
+  connection: CurlOptions = {},
 ): Exchange {
   if (raw.coding) notes.push(raw.coding.note);
   const body = raw.value ?? NO_BODY;
@@ -112,7 +117,7 @@ export function toExchange(
     ...(jsonProblem !== undefined ? { jsonProblem } : {}),
     ...(raw.coding?.undecoded !== undefined ? { undecoded: raw.coding.undecoded } : {}),
     get evidence(): Evidence {
-      evidence ??= evidenceOf(raw, text, isJson, notes, redactor);
+      evidence ??= evidenceOf(raw, text, isJson, notes, redactor, connection);
       return evidence;
     },
   };

@@ -2,6 +2,7 @@
 import type { ChalkInstance } from 'chalk';
 import type { CheckResult } from '../core/types.js';
 import { cutPoint, firstLine, messageHead, plural, visible } from './format.js';
+import { reproFileName } from './repro.js';
 import type { ReporterOptions } from './types.js';
 
 /** Longest one-line reason printed; the JSON and JUnit reports (and --verbose) keep the whole message. */
@@ -176,5 +177,27 @@ export function reproduceLines(results: CheckResult[], c: ChalkInstance, style: 
   const lines = [`  ${c.dim('Reproduce:')} ${visible(curl, true)}`];
   const more = results.reduce((n, r) => n + r.evidence.length, 0) - 1;
   if (more > 0) lines.push(`  ${c.dim(`+ ${plural(more, 'more exchange')} ${exchangesHome(style)}`)}`);
+  return [...lines, ...scriptLines(results, c, style)];
+}
+
+/**
+ * Where the script that replays the first of these failures is (state and all), and how to run
+ * the check again alone; under --verbose the script itself.
+ */
+function scriptLines(results: CheckResult[], c: ChalkInstance, style: LineStyle): string[] {
+  const r = results.find((x) => x.reproduce !== undefined);
+  const lines: string[] = [];
+  if (r) {
+    const folder = style.files?.repro;
+    const where = folder
+      ? `${folder}/${reproFileName(r)}`
+      : style.verbose
+        ? 'below'
+        : '--reporter repro writes it, --verbose prints it';
+    lines.push(`  ${c.dim('Script that replays it, state and all:')} ${where}`);
+  }
+  const rerun = results.find((x) => x.rerun !== undefined)?.rerun;
+  if (rerun) lines.push(`  ${c.dim('Run this check again alone:')} ${rerun}`);
+  if (r && style.verbose) lines.push(...r.reproduce!.split('\n').map((l) => `    ${visible(l, true)}`));
   return lines;
 }

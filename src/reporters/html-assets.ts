@@ -69,6 +69,17 @@ table.matrix th[scope=row] code { font-weight: 600; }
 export const SCRIPT = `
 (function () {
   'use strict';
+  // Copy buttons of reproduction scripts: shown only where the clipboard can be written.
+  Array.prototype.forEach.call(document.querySelectorAll('button[data-copy]'), function (button) {
+    if (!navigator.clipboard) return;
+    button.hidden = false;
+    button.addEventListener('click', function () {
+      var source = document.getElementById(button.getAttribute('data-copy'));
+      navigator.clipboard.writeText(source ? source.textContent : '').then(function () {
+        button.textContent = 'Copied';
+      });
+    });
+  });
   var form = document.getElementById('filters');
   if (!form) return;
   var status = document.getElementById('f-status');

@@ -198,6 +198,26 @@ function problemArticle(r: CheckResult, id: string): Html {
     h('pre', { class: 'message' }, shown(messageHead(r) ?? r.message ?? r.title)),
     problemList(r),
     r.evidence.map((e, i) => evidenceBlock(e, i, r.evidence.length)),
+    reproBlock(r, id),
+  );
+}
+
+/**
+ * The failure's reproduction script (folded; a copy button when JavaScript runs) and the command
+ * that runs the check again alone. The script has no control characters (quoted as $'\x01').
+ */
+function reproBlock(r: CheckResult, id: string): Html | undefined {
+  if (r.reproduce === undefined && r.rerun === undefined) return undefined;
+  return h(
+    'details',
+    { class: 'repro' },
+    h('summary', {}, 'Reproduce it: a script that sets up the state, replays the requests and cleans up'),
+    r.rerun && h('p', {}, 'Run this check again alone: ', h('code', {}, r.rerun)),
+    r.reproduce &&
+      fragment(
+        h('button', { type: 'button', 'data-copy': `${id}-script`, hidden: true }, 'Copy script'),
+        h('pre', { class: 'curl', id: `${id}-script` }, h('code', {}, r.reproduce)),
+      ),
   );
 }
 

@@ -6,6 +6,7 @@ import { htmlReporter } from './html.js';
 import { jsonReporter } from './json.js';
 import { junitReporter } from './junit.js';
 import { markdownReporter } from './markdown.js';
+import { reproReporter } from './repro.js';
 import type { Reporter } from './types.js';
 
 export type { Reporter, ReporterOptions } from './types.js';
@@ -19,9 +20,10 @@ const REPORTERS: Reporter[] = [
   htmlReporter,
   markdownReporter,
   harReporter,
+  reproReporter,
 ];
 
-/** Every reporter keyed by its name ('console', 'json', 'junit', 'html', 'markdown', 'har'). */
+/** Every reporter keyed by its name ('console', 'json', 'junit', 'html', 'markdown', 'har', 'repro'). */
 export const reporters: Record<string, Reporter> = Object.fromEntries(REPORTERS.map((r) => [r.name, r]));
 
 /** The reporters named (e.g. from `--reporter json,junit`), in order; an unknown name is an E_ARGS error. */

@@ -88,6 +88,8 @@ function result(p: Problems, value: unknown, path: string): CheckResult | undefi
   if (!SEVERITIES.includes(severity)) p.add(`${path}.severity`, `must be one of ${SEVERITIES.join(', ')}`);
   const resource = str(p, value, 'resource', path, true);
   const message = str(p, value, 'message', path, true);
+  const rerun = str(p, value, 'rerun', path, true);
+  const reproduce = str(p, value, 'reproduce', path, true);
   const problems = value.problems;
   if (problems !== undefined && (!Array.isArray(problems) || !problems.every((x) => typeof x === 'string')))
     p.add(`${path}.problems`, 'must be a list of strings');
@@ -118,6 +120,8 @@ function result(p: Problems, value: unknown, path: string): CheckResult | undefi
     ...(dropped ? { problemsDropped: dropped as number } : {}),
     evidence: ev.filter((e): e is Evidence => e !== undefined),
     durationMs: typeof value.durationMs === 'number' ? value.durationMs : 0,
+    ...(reproduce !== undefined ? { reproduce } : {}),
+    ...(rerun !== undefined ? { rerun } : {}),
   };
   const follows = value.followsFrom;
   if (Array.isArray(follows) && follows.every((x) => typeof x === 'string')) out.followsFrom = [...follows];

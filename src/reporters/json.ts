@@ -47,6 +47,9 @@ function resultJson(result: CheckResult): Record<string, unknown> {
   if (result.followsFrom) out.followsFrom = [...result.followsFrom];
   if (result.waiver) out.waiver = { reason: result.waiver.reason, expires: result.waiver.expires };
   out.evidence = result.evidence.map(evidenceJson);
+  // Failed results: the command that runs the check again alone, and the script that replays it.
+  if (result.rerun !== undefined) out.rerun = result.rerun;
+  if (result.reproduce !== undefined) out.reproduce = result.reproduce;
   return out;
 }
 

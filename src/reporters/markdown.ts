@@ -5,6 +5,9 @@ import { buildMatrix, outcomeCounts, outcomeOf, type Outcome } from './matrix.js
 import type { Reporter, ReporterOptions } from './types.js';
 import { verdictOf } from './verdict.js';
 
+/** Longest script shown (characters); the JSON report and --reporter repro have every one. */
+const SCRIPT_LIMIT = 20_000;
+
 /** Failures shown in full (message and curl line); the rest are counted. */
 export const MARKDOWN_FAILURE_LIMIT = 10;
 
@@ -155,6 +158,11 @@ function failureEntry(r: CheckResult): string[] {
   if (r.evidence.length > 1) {
     const more = r.evidence.length - 1;
     lines.push('', `_${plural(more, 'more exchange')} in the JSON and HTML reports._`);
+  }
+  if (r.rerun) lines.push('', `Run this check again alone: \`${r.rerun}\``);
+  if (r.reproduce && r.reproduce.length <= SCRIPT_LIMIT) {
+    lines.push('', '<details><summary>Script that replays it, state and all</summary>', '');
+    lines.push(mdCode(r.reproduce, 'sh'), '', '</details>');
   }
   return lines;
 }

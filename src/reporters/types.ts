@@ -33,4 +33,9 @@ export interface Reporter {
   /** Needs the exchanges of the run (ReporterOptions.exchanges): the CLI records them only for these. */
   needsExchanges?: boolean;
   render(result: RunResult, options: ReporterOptions): string;
+  /**
+   * Reporters that write several files (repro: one script per failure): each path is relative
+   * to --out; the CLI writes them instead of `render`'s text.
+   */
+  files?(result: RunResult, options: ReporterOptions): Array<{ path: string; text: string; mode?: number }>;
 }

@@ -6,6 +6,7 @@ import { answered } from '../../src/core/verdicts.js';
 export default defineCheck({
   kind: 'observer',
   id: 'bearer-challenge',
+  reproduce: { kind: 'no-header', header: 'WWW-Authenticate', at: 0, not: '(^|,)[[:space:]]*bearer' },
   rules: ['AUTH-CHALLENGE'],
   suite: 'auth',
   title: 'A 401 carries a challenge for the configured scheme (Bearer by default) in WWW-Authenticate',

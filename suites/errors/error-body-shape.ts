@@ -15,6 +15,7 @@ const SHOWN_SHAPES = 4;
 export default defineCheck({
   kind: 'observer',
   id: 'error-body-shape',
+  reproduce: { kind: 'not-json', at: 0 },
   rules: ['ERR-BODY'],
   suite: 'errors',
   title: 'Error answers carry a JSON body, in one shape across the API',

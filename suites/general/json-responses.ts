@@ -5,6 +5,7 @@ import { answered } from '../../src/core/verdicts.js';
 export default defineCheck({
   kind: 'observer',
   id: 'json-responses',
+  reproduce: { kind: 'not-json', at: 0 },
   rules: ['GEN-JSON'],
   suite: 'general',
   title: 'Responses with a body carry JSON',

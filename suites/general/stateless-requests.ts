@@ -2,6 +2,12 @@
 import { defineCheck, type CheckContext, type Exchange } from '../../src/core/check.js';
 import { answered, is2xx, requestLine } from '../../src/core/verdicts.js';
 
+/** What it proves needs one kept-alive connection, or the cookies of an earlier answer, across requests. */
+const NO_SCRIPT = {
+  kind: 'none',
+  why: 'it needs one keep-alive connection (or the cookies an earlier answer set) across several requests',
+} as const;
+
 export default defineCheck({
   kind: 'active',
   id: 'stateless-requests',
@@ -57,6 +63,7 @@ export default defineCheck({
         if (is2xx(withCookies)) {
           ctx.fail({
             messageId: 'cookieNeeded',
+            reproduce: NO_SCRIPT,
             message: `${answered(authed)} with the full token and no cookies, but ${answered(withCookies)} with the cookies it set (${[...jar.keys()].join(', ')}): authentication must not need a cookie`,
             evidence: [authed, withCookies],
           });
@@ -75,6 +82,7 @@ export default defineCheck({
     if (follow && is2xx(follow) && sameSocket) {
       ctx.fail({
         messageId: 'connectionRemembered',
+        reproduce: NO_SCRIPT,
         message: `after an authenticated request, ${requestLine(follow)} without credentials on the same keep-alive connection answered ${follow.status} (on a new connection: ${control.status ?? 'no answer'}): the server remembers the connection`,
         evidence: [authed, follow, control],
       });
@@ -91,6 +99,7 @@ export default defineCheck({
     if (is2xx(withCookies)) {
       ctx.fail({
         messageId: 'cookieAuthenticates',
+        reproduce: NO_SCRIPT,
         message: `${requestLine(withCookies)} without credentials but with the cookies the server set (${[...jar.keys()].join(', ')}) answered ${withCookies.status} (without them: ${control.status ?? 'no answer'}): a cookie stands in for the token`,
         evidence: [authed, withCookies, control],
       });

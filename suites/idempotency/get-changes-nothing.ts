@@ -62,6 +62,7 @@ export default defineCheck({
             messageId: 'statusChanged',
             message: `reading ${what} changed it: the first ${requestLine(first)} answered ${first.status ?? 'nothing'}, read ${i + 2} ${answered(later)}`,
             evidence: [first, later],
+            reproduce: { kind: 'differ', at: [0, 1] },
           });
           return;
         }
@@ -71,6 +72,7 @@ export default defineCheck({
             messageId: 'representationChanged',
             message: `reading ${what} changed it: read ${i + 2} of ${requestLine(first)} differs from the first with no write in between (${diff})`,
             evidence: [first, later],
+            reproduce: { kind: 'differ', at: [0, 1] },
           });
           return;
         }

@@ -59,6 +59,7 @@ export default defineCheck({
         messageId: 'retryNamedOther',
         message: `the retry with the same ${header} answered ${r.idField} ${retryId}, the first ${first.id}: the retry created or named a different resource`,
         evidence: [first.exchange, retry],
+        reproduce: { kind: 'ids-differ', at: [0, 1] },
       });
     }
 
@@ -78,6 +79,14 @@ export default defineCheck({
           messageId: 'createdTwice',
           message: `two POSTs with the same ${header} created ${ours.length} items (${r.idField} ${ours.join(', ')}): the key was not honoured`,
           evidence: [listBefore!, first.exchange, retry, listAfter],
+          reproduce: {
+            kind: 'new-items',
+            before: 0,
+            after: 3,
+            expected: 1,
+            idField: r.idField,
+            delete: r.name,
+          },
         });
         // The retry's item is the audit's even when its answer named the first one: delete it at the
         // end. With more than one extra, some may be another client's: name them instead.

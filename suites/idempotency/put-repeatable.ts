@@ -73,6 +73,7 @@ export default defineCheck({
           messageId: 'repeatBodyDiffers',
           message: `repeat ${i + 2} of the same ${requestLine(first)} answered a different body than the first (${diffPaths(repr(first), repr(repeat)).join(', ')}; server-managed fields ignored)`,
           evidence: [first, repeat],
+          reproduce: { kind: 'differ', at: [0, 1], ignore: ignore.map((f) => f.split('.').pop()!) },
         });
       }
     }

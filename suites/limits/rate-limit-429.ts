@@ -31,6 +31,7 @@ export default defineCheck({
         messageId: 'burstMetOther',
         message: `${where}, sent ${outcome.sent} times (up to ${BURST_CONCURRENCY} at a time), met ${why} instead of 429: a client over the limit must be answered 429`,
         evidence: [exchange, outcome.baseline],
+        reproduce: { kind: 'burst', at: 1, count: ctx.config.rateLimit.maxRequests, judge: 'other-refusal' },
       });
       return;
     }
@@ -54,6 +55,7 @@ export default defineCheck({
       messageId: 'no429',
       message: `sent ${outcome.sent} requests ${where} in ${seconds} s (${perSecond} per second, up to ${BURST_CONCURRENCY} at a time; rateLimit.maxRequests = ${ctx.config.rateLimit.maxRequests}) and none was answered 429, but rateLimit.expected is true`,
       evidence: [outcome.last],
+      reproduce: { kind: 'burst', count: ctx.config.rateLimit.maxRequests, judge: 'no-429' },
     });
   },
 });

@@ -51,6 +51,7 @@ export default defineCheck({
         messageId: 'noRetryHint',
         message: `${answered(limited)} without Retry-After or RateLimit-* headers: the client is not told when to come back`,
         evidence: [limited],
+        reproduce: { kind: 'burst', count: ctx.config.rateLimit.maxRequests, judge: 'no-retry-header' },
       });
     }
     const waitMs = told?.ms ?? ctx.config.rateLimit.waitMs;
@@ -85,6 +86,13 @@ export default defineCheck({
         messageId: 'stillRefusedAfterWait',
         message: `still refused: ${answered(retry)} ${seconds(ctx.clock.now() - at)} after the 429, which said to wait ${seconds(waitMs)} (${source}); the usual answer to ${requestLine(retry)} is ${usual}`,
         evidence: [limited, retry],
+        reproduce: {
+          kind: 'burst',
+          at: 1,
+          count: ctx.config.rateLimit.maxRequests,
+          judge: 'still-limited',
+          maxWaitMs: maxWait,
+        },
       });
     }
   },

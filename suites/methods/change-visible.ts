@@ -74,6 +74,7 @@ async function change(
       messageId: 'changeNotVisible',
       message: `${method} answered ${sent.status} but a later GET does not show the values sent: ${describeDifferences(differences)}`,
       evidence: [sent, read],
+      reproduce: { kind: 'shows', at: 1, sent: sent.sent ?? body },
     });
   }
 }

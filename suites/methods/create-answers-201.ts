@@ -82,6 +82,7 @@ export default defineCheck({
         messageId: 'valuesNotShown',
         message: `the created item does not read back the values sent: ${describeDifferences(differences)}`,
         evidence: [post, read],
+        reproduce: { kind: 'shows', at: 1, sent: post.sent ?? r.sample },
       });
     }
   },

@@ -3,6 +3,9 @@ import { defineCheck } from '../../src/core/check.js';
 import { idOf, unwrapItemLoose, unwrapList } from '../../src/core/shapes.js';
 import { answered, statusText } from '../../src/core/verdicts.js';
 
+/** jq: the answer holds an array of objects (a list), and no id of its own at the top. */
+const LISTS_ITEMS = '[.. | arrays | select(length > 0 and all(.[]; type == "object"))] | length > 0';
+
 export default defineCheck({
   kind: 'active',
   id: 'create-location',
@@ -38,6 +41,7 @@ export default defineCheck({
         messageId: 'noLocation',
         message: `${answered(post)} with no Location header`,
         evidence: [post],
+        reproduce: { kind: 'no-header', header: 'Location', at: 0 },
       });
       return;
     }
@@ -71,6 +75,8 @@ export default defineCheck({
         messageId: 'locationLeadsToList',
         message: `the Location header ${location} does not lead to the new item: ${answered(read)} with a list of items`,
         evidence: [post, read],
+        // What the GET of the Location answered: a list, not the new item.
+        reproduce: { kind: 'jq', at: 1, test: LISTS_ITEMS, shows: 'tostring' },
       });
       return;
     }

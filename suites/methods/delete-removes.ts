@@ -101,7 +101,9 @@ export default defineCheck({
         ctx.fail({
           messageId: 'othersVanished',
           message: `deleting ${victim.path} also removed other items from the collection: ${r.idField} ${vanished.slice(0, 5).join(', ')}`,
-          evidence: [list.before, del, list.after],
+          // The creates first: a script replaying it needs an item besides the one it deletes.
+          evidence: [victim.exchange, bystander.exchange, list.before, del, list.after],
+          reproduce: { kind: 'others-gone', before: 2, after: 4, deleted: 3, idField: r.idField },
         });
       }
       // A soft delete that hides the item URL but keeps listing it has not removed it. On a paged
@@ -115,6 +117,7 @@ export default defineCheck({
           messageId: 'stillListed',
           message: `after ${answered(del)}, the collection still lists the deleted item (${r.idField} ${victim.id})`,
           evidence: [del, ...listed.exchanges.slice(-1)],
+          reproduce: { kind: 'in-list', item: 0, lists: [1], fails: 'present' },
         });
       }
     }

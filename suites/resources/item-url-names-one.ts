@@ -72,10 +72,18 @@ export default defineCheck({
       if (listed.inconclusive) unjudged.push(listed.inconclusive);
       else judged++;
       if (listed.missing.length > 0) {
+        const creates = items.flatMap((i) => (i.created ? [i.created.exchange] : []));
+        const missing = items.filter((i) => i.created).findIndex((i) => i.id === listed.missing[0]);
         ctx.fail({
           messageId: 'missingFromCollection',
           message: `the created item${listed.missing.length > 1 ? 's' : ''} with ${r.idField} ${listed.missing.join(', ')} ${listed.missing.length > 1 ? 'are' : 'is'} missing from the collection (${listed.how})`,
-          evidence: [...items.flatMap((i) => (i.created ? [i.created.exchange] : [])), ...listed.exchanges],
+          evidence: [...creates, ...listed.exchanges],
+          reproduce: {
+            kind: 'in-list',
+            item: Math.max(0, missing),
+            lists: listed.exchanges.map((_, i) => creates.length + i),
+            fails: 'absent',
+          },
         });
       }
     }

@@ -36,6 +36,7 @@ export default defineCheck({
       messageId: 'noVersionSegment',
       message: `no /v<N>/ segment in the base URL or in the path of ${shown}`,
       evidence,
+      reproduce: { kind: 'base-url' },
     });
   },
 });

@@ -17,6 +17,9 @@ function seconds(ms: number): string {
   return `${Number((ms / 1000).toFixed(1))} s`;
 }
 
+/** A delivery goes to the audit's own receiver, which a script cannot stand up. */
+const NO_SCRIPT = { kind: 'none', why: 'a webhook delivery needs a receiver the service can reach' } as const;
+
 export default defineCheck({
   kind: 'active',
   id: 'webhook-delivery',
@@ -82,7 +85,7 @@ export default defineCheck({
         messageId = 'nothingDelivered';
         message = `after ${answered(cause)}, no delivery reached ${round.receiverUrl} within ${seconds(hooks.timeoutMs)} (expected event ${event})`;
       }
-      ctx.fail({ messageId, message, evidence });
+      ctx.fail({ messageId, message, evidence, reproduce: NO_SCRIPT });
     }
   },
 });

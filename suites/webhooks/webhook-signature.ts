@@ -80,6 +80,7 @@ export default defineCheck({
         messageId: 'badSignature',
         message: `${what}: ${problem}`,
         evidence: [round.evidence(delivery), round.subscription],
+        reproduce: { kind: 'none', why: 'a webhook delivery needs a receiver the service can reach' },
       });
     }
   },

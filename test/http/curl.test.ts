@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { curlLine } from '../../src/http/curl.js';
 import { Redactor } from '../../src/http/redact.js';
+import { HttpClient } from '../../src/http/client.js';
 import { startRawFixture, type FixtureServer } from '../../src/testing/fixture-server.js';
 import { HOSTILE_TOKEN } from '../safety/spellings.js';
 
@@ -118,5 +119,47 @@ describe('curlLine', () => {
     expect(line).toBe(
       `curl -i -X POST http://127.0.0.1:1/v1/x --data-binary "a"$'!\\x01'"\${ENV_SECRET}\\"\\$"`,
     );
+  });
+
+  it('an empty header value is sent empty (curl drops `name: ` but sends `name;`)', async () => {
+    const seen: Array<string | undefined> = [];
+    const server = await startRawFixture((req, res) => {
+      seen.push(req.headers['x-api-key'] as string | undefined);
+      res.writeHead(204);
+      res.end();
+    });
+    closers.push(() => server.close());
+    const line = curlLine({ method: 'GET', url: `${server.baseUrl}/x`, headers: { 'x-api-key': '' } }, []);
+    expect(line).toBe(`curl -i ${server.baseUrl}/x -H 'x-api-key;'`);
+    await promisify(execFile)('bash', ['-c', line], { env: { PATH: process.env.PATH } });
+    expect(seen).toEqual(['']);
+  });
+
+  it('connects as the audit did: -k, --cacert, --cert and --key from the TLS settings', () => {
+    const tls = {
+      insecure: true,
+      files: { ca: '/etc/ca dir/ca.pem', cert: '/c/client.pem', key: '/c/client.key' },
+    };
+    expect(curlLine({ method: 'GET', url: 'https://api.test/v1/x', headers: {} }, [], { tls })).toBe(
+      `curl -i -k --cacert '/etc/ca dir/ca.pem' --cert /c/client.pem --key /c/client.key https://api.test/v1/x`,
+    );
+  });
+
+  it('an exchange that timed out gets --max-time (its deadline, whole seconds up); others none', async () => {
+    const server = await startRawFixture((req, res) => {
+      if (req.url === '/v1/slow') return; // never answers: the client's deadline ends it
+      res.writeHead(204);
+      res.end();
+    });
+    closers.push(() => server.close());
+    const client = new HttpClient({ baseUrl: server.baseUrl, tokens: {}, timeoutMs: 300 });
+    closers.push(() => client.close());
+    const slow = await client.send({ method: 'GET', path: '/slow' });
+    expect(slow.error?.code).toBe('E_TIMEOUT');
+    expect(slow.evidence.curl).toBe(
+      `curl -i --max-time 1 ${server.baseUrl}/slow -H 'accept: application/json'`,
+    );
+    const quick = await client.send({ method: 'GET', path: '/quick' });
+    expect(quick.evidence.curl).not.toContain('--max-time');
   });
 });

@@ -1,6 +1,13 @@
 // The broken variants of the alternative API, each breaking one rule, and what the audit must report.
 import { describe, expect, it } from '@jest/globals';
-import type { AltApiOptions, AltBreak } from '../../src/testing/alt-api/index.js';
+import {
+  altEnv,
+  startAltApi,
+  type AltApiOptions,
+  type AltBreak,
+  type AltServer,
+} from '../../src/testing/alt-api/index.js';
+import { expectReproduced, replayFailures } from './reproduce.js';
 import {
   auditAlt,
   badResults,
@@ -24,6 +31,14 @@ export interface BrokenCase {
   also?: string[];
   /** Records the break keeps that no client could delete (a soft delete): not counted as left behind. */
   keeps?: boolean;
+  /** Known gap: the scripts leave records on the broken server (not on the correct one). */
+  scriptLeaves?: boolean;
+  /**
+   * Failures whose script does not yet reproduce them against the broken server and not against
+   * the correct one (`checkId resource`), each a known gap: see the report of issue 11. Their
+   * scripts are checked (shellcheck, no secret) but not run.
+   */
+  misses?: string[];
 }
 
 /** The limit checks' retry waits about a second; cases not about limits leave it out to keep the run short. */
@@ -41,12 +56,25 @@ export const AUTH_AND_PROTOCOL: BrokenCase[] = [
   { break: 'no-challenge', rules: ['AUTH-CHALLENGE warning'] },
   { break: 'session-cookie', rules: ['GEN-STATELESS error'] },
   // A remembered connection also serves the unauthenticated probes that happen to reuse it.
-  { break: 'remembers-connection', rules: ['GEN-STATELESS error'], also: ['AUTH-MISSING error'] },
+  {
+    break: 'remembers-connection',
+    rules: ['GEN-STATELESS error'],
+    also: ['AUTH-MISSING error'],
+    // The unauthenticated probe is accepted only on a connection the token was sent on.
+    misses: ['missing-credentials-401 '],
+  },
   { break: 'html-404', rules: ['GEN-JSON error', 'ERR-BODY warning'] },
-  { break: 'gateway-error-shape', rules: ['ERR-BODY warning'] },
-  { break: 'limit-503', rules: ['LIM-429 error'], also: ['ERR-SERVER error'] },
-  { break: 'limit-never-lifts', rules: ['LIM-RETRY error'] },
-  { break: 'no-retry-headers', rules: ['LIM-RETRY warning'] },
+  // Two error shapes: the script tests one answer, not the keys of two.
+  { break: 'gateway-error-shape', rules: ['ERR-BODY warning'], misses: ['error-body-shape '] },
+  {
+    break: 'limit-503',
+    rules: ['LIM-429 error'],
+    also: ['ERR-SERVER error'],
+    // The 503 that ERR-SERVER saw is one answer of the burst, replayed alone.
+    misses: ['no-server-errors ', 'rate-limit-429 '],
+  },
+  { break: 'limit-never-lifts', rules: ['LIM-RETRY error'], misses: ['rate-limit-retry '] },
+  { break: 'no-retry-headers', rules: ['LIM-RETRY warning'], misses: ['rate-limit-retry '] },
   { break: 'no-version-prefix', rules: ['VER-PATH error'] },
   { break: 'any-version', rules: ['VER-UNKNOWN error'] },
   {
@@ -64,24 +92,42 @@ export const DATA: BrokenCase[] = [
     also: ['DOC-SCHEMA error'],
   },
   { break: 'wrong-type-500', rules: ['ERR-SERVER error', 'ERR-MALFORMED error'] },
-  { break: 'array-batch-create', rules: ['ERR-MALFORMED error'], also: ['DOC-SCHEMA error'] },
+  // The script does not yet name every item of the batch: some stay on the broken server.
+  {
+    break: 'array-batch-create',
+    rules: ['ERR-MALFORMED error'],
+    also: ['DOC-SCHEMA error'],
+    scriptLeaves: true,
+  },
   { break: 'null-patch-ok', rules: ['ERR-MALFORMED error'] },
   { break: 'malformed-id-400', rules: ['ERR-NOT-FOUND error'] },
   { break: 'put-upsert', rules: ['ERR-NOT-FOUND error'], also: ['DOC-SCHEMA error'] },
   { break: 'accept-text-plain', rules: ['MTH-JSON-BODY error'] },
   { break: 'create-202', rules: ['MTH-CREATE error'] },
   { break: 'create-drops-optional', rules: ['MTH-CREATE error'] },
-  { break: 'location-collection', rules: ['MTH-CREATE warning'] },
+  // The script reads the URL the audit was sent to, not the Location the replayed POST answers.
+  { break: 'location-collection', rules: ['MTH-CREATE warning'], misses: ['create-location '] },
   { break: 'patch-ignored', rules: ['MTH-CHANGE error'] },
   { break: 'soft-delete-listed', rules: ['MTH-DELETE error'], keeps: true },
   { break: 'delete-neighbour', rules: ['MTH-DELETE error'] },
   { break: 'list-hides-new', rules: ['RES-ITEM error'] },
   // Only IDEM-GET: every check that compares state around a request leaves out what a mere re-read
   // moves (the read-noise rule of ctx.state). The addresses schema forbids the extra member.
-  { break: 'view-counter', rules: ['IDEM-GET error'], also: ['DOC-SCHEMA error'] },
+  // A schema violation (an extra member) is not tested by the script: it compares the status.
+  {
+    break: 'view-counter',
+    rules: ['IDEM-GET error'],
+    also: ['DOC-SCHEMA error'],
+    misses: ['matches-schema '],
+  },
   // A PUT that appends is no replacement: the values sent are not what is read back either.
   { break: 'put-appends', rules: ['IDEM-PUT error'], also: ['MTH-CHANGE error'] },
-  { break: 'repeat-delete-500', rules: ['IDEM-DELETE error', 'ERR-SERVER error'] },
+  // ERR-SERVER's exchange is the repeated DELETE alone: the first DELETE is not replayed before it.
+  {
+    break: 'repeat-delete-500',
+    rules: ['IDEM-DELETE error', 'ERR-SERVER error'],
+    misses: ['no-server-errors '],
+  },
   { break: 'key-replays-but-creates', rules: ['IDEM-KEY error'] },
   { break: 'key-reuse-replays', rules: ['IDEM-KEY warning'] },
   // The same breaks behind other envelopes: JSON:API documents, HAL pages, Django REST pages.
@@ -93,8 +139,16 @@ export const DATA: BrokenCase[] = [
     options: { lists: 'hal', pageSize: 2 },
     rules: ['MTH-DELETE error'],
     keeps: true,
+    // The page the audit found the item on is replayed, and the item sits on another by then.
+    misses: ['delete-removes '],
   },
-  { break: 'list-hides-new', options: { lists: 'drf', pageSize: 2 }, rules: ['RES-ITEM error'] },
+  // The pages the audit read are replayed; the correct server lists the new item on a later one.
+  {
+    break: 'list-hides-new',
+    options: { lists: 'drf', pageSize: 2 },
+    rules: ['RES-ITEM error'],
+    misses: ['item-url-names-one '],
+  },
   {
     break: 'validation-200',
     options: { items: 'data', errors: 'flat' },
@@ -114,38 +168,51 @@ export function testBrokenCases(title: string, cases: BrokenCase[]): void {
       it(`fails ${c.rules.join(', ')}: ${name}`, async () => {
         const audit = await auditAlt(
           { ...c.options, breaks: [c.break] },
-          LIMIT_CASES.has(c.break) ? {} : { run: { skip: ['rate-limit-retry'] } },
+          { keep: true, ...(LIMIT_CASES.has(c.break) ? {} : { run: { skip: ['rate-limit-retry'] } }) },
         );
         const { result } = audit;
-        const failed = failedRules(result);
-        const allowed = new Set([...c.rules, ...(c.also ?? [])]);
-        const why = { results: badResults(result) };
-        expect({ missing: c.rules.filter((r) => !failed.includes(r)), ...why }).toEqual({
-          missing: [],
-          ...why,
-        });
-        expect({ unexpected: failed.filter((r) => !allowed.has(r)), ...why }).toEqual({
-          unexpected: [],
-          ...why,
-        });
-        expect(result.results.filter((r) => r.status === 'errored')).toEqual([]);
-        expectEvidence(result);
-        // Messages read as prose: no value went missing on its way into one.
-        expect(unreadableMessages(result)).toEqual([]);
-        // Safe on a broken service too: the records it held are untouched, and whatever the audit
-        // made is deleted or named in the report.
-        expectSeedsUntouched(audit);
-        if (!c.keeps) {
-          for (const [name, now] of Object.entries(audit.after)) {
-            const extra = now.length - (audit.before[name]?.length ?? 0);
-            const reported = result.cleanup.leftovers.filter((l) => l.resource === name).length;
-            expect({ collection: name, unreported: Math.max(0, extra - reported) }).toEqual({
-              collection: name,
-              unreported: 0,
-            });
+        const broken = audit.server!;
+        const correct = await startAltApi(c.options ?? {});
+        try {
+          const failed = failedRules(result);
+          const allowed = new Set([...c.rules, ...(c.also ?? [])]);
+          const why = { results: badResults(result) };
+          expect({ missing: c.rules.filter((r) => !failed.includes(r)), ...why }).toEqual({
+            missing: [],
+            ...why,
+          });
+          expect({ unexpected: failed.filter((r) => !allowed.has(r)), ...why }).toEqual({
+            unexpected: [],
+            ...why,
+          });
+          expect(result.results.filter((r) => r.status === 'errored')).toEqual([]);
+          expectEvidence(result);
+          // Messages read as prose: no value went missing on its way into one.
+          expect(unreadableMessages(result)).toEqual([]);
+          // Safe on a broken service too: the records it held are untouched, and whatever the audit
+          // made is deleted or named in the report.
+          expectSeedsUntouched(audit);
+          if (!c.keeps) {
+            for (const [name, now] of Object.entries(audit.after)) {
+              const extra = now.length - (audit.before[name]?.length ?? 0);
+              const reported = result.cleanup.leftovers.filter((l) => l.resource === name).length;
+              expect({ collection: name, unreported: Math.max(0, extra - reported) }).toEqual({
+                collection: name,
+                unreported: 0,
+              });
+            }
           }
+          // Every failure's script: reproduced on the broken server, not on a correct one, nothing left.
+          const replay = await replayFailures(result, broken, correct, (s) => altEnv(s as AltServer), {
+            keeps: c.keeps || c.scriptLeaves,
+            misses: c.misses,
+          });
+          expectReproduced(replay);
+        } finally {
+          await broken.close();
+          await correct.close();
         }
-      }, 60_000);
+      }, 240_000);
     }
   });
 }

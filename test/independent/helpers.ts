@@ -4,19 +4,30 @@ import { isDeepStrictEqual } from 'node:util';
 import type { AuditConfig, RunResult } from '../../src/core/types.js';
 import type { RunOptions } from '../../src/engine/run.js';
 import { auditFixture, type RecordedAudit } from '../../src/testing/check-tester.js';
+import type { FixtureServer } from '../../src/testing/fixture-server.js';
 import { altFixture, type AltApiOptions } from '../../src/testing/alt-api/index.js';
 import { catalogue } from '../../suites/index.js';
+
+export interface AltAudit extends RecordedAudit {
+  /** With `keep`: the audited server, still running (the caller closes it). */
+  server?: FixtureServer;
+}
 
 /** Audits the alternative API with these switches, its hand-written config and the whole catalogue. */
 export async function auditAlt(
   options: AltApiOptions,
-  more: { config?: (config: AuditConfig) => AuditConfig; run?: Partial<RunOptions> } = {},
-): Promise<RecordedAudit> {
-  const { result, before, after } = await auditFixture(catalogue, {
-    ...altFixture(options, more.config),
-    run: more.run,
-  });
-  return { result, before: before ?? {}, after: after ?? {} };
+  more: { config?: (config: AuditConfig) => AuditConfig; run?: Partial<RunOptions>; keep?: boolean } = {},
+): Promise<AltAudit> {
+  const fixture = altFixture(options, more.config);
+  let kept: FixtureServer | undefined;
+  const server = more.keep
+    ? async (): Promise<FixtureServer> => {
+        kept = await fixture.server();
+        return { ...kept, close: async () => undefined };
+      }
+    : fixture.server;
+  const { result, before, after } = await auditFixture(catalogue, { ...fixture, server, run: more.run });
+  return { result, before: before ?? {}, after: after ?? {}, ...(kept ? { server: kept } : {}) };
 }
 
 /** `RULE severity` for every rule a failed result names, sorted, without repeats. */

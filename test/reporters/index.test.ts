@@ -6,7 +6,7 @@ import { fixtureRun } from './fixture.js';
 
 describe('reporter registry', () => {
   it('keys every reporter by its own name, with the contract file names', () => {
-    expect(Object.keys(reporters)).toEqual(['console', 'json', 'junit', 'html', 'markdown', 'har']);
+    expect(Object.keys(reporters)).toEqual(['console', 'json', 'junit', 'html', 'markdown', 'har', 'repro']);
     for (const [key, reporter] of Object.entries(reporters)) expect(reporter.name).toBe(key);
     expect(reporters.json.fileName).toBe('conformance.json');
     expect(reporters.junit.fileName).toBe('junit.xml');
@@ -14,6 +14,9 @@ describe('reporter registry', () => {
     expect(reporters.markdown.fileName).toBe('summary.md');
     expect(reporters.har.fileName).toBe('exchanges.har');
     expect(reporters.console.fileName).toBeUndefined();
+    // repro writes one file per failure (repro/<check>--<resource>.sh), through `files`.
+    expect(reporters.repro.fileName).toBeUndefined();
+    expect(reporters.repro.files).toBeDefined();
     // Only markdown goes to the CI job summary; only har needs the run's exchanges.
     expect(
       Object.values(reporters)
@@ -38,7 +41,7 @@ describe('reporter registry', () => {
     expect(() => resolveReporters(['json', 'pdf', 'toString'])).toThrow(
       new ConformanceError(
         'E_ARGS',
-        'unknown reporter "pdf", "toString" (known: console, json, junit, html, markdown, har)',
+        'unknown reporter "pdf", "toString" (known: console, json, junit, html, markdown, har, repro)',
       ),
     );
     try {

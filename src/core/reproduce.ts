@@ -1,0 +1,56 @@
+// What a failure's reproduction script tests: declared by the check with its failure (default: the statuses seen).
+
+/**
+ * What a reproduction script checks once it has replayed the failure's exchanges (its evidence, in
+ * order, after creating the items they need). `at` indexes the failure's evidence (default: the
+ * last exchange). The script prints `reproduced: <what it saw>` and exits 1 when the failure shows
+ * again, `not reproduced: <what it saw>` and exits 0 otherwise.
+ *
+ * - `status` (the default): every replayed exchange answers the status the audit saw;
+ * - `not-json`: the answer carries a body that is not JSON (media type, or it does not parse);
+ * - `no-header`: the answer lacks a header (or, with `not`, its value does not match the pattern);
+ * - `jq`: a jq filter over the answer's JSON body is true (`test`); `shows` prints what was seen;
+ * - `differ`: two answers' bodies differ, leaving out the members named in `ignore` (at any depth);
+ * - `ids-differ`: two creates named different items;
+ * - `in-list`: the item of exchange `item` (the one it created, else the one its URL names) is
+ *   `absent` from every list answer at `lists` (or `present` in one) when the failure shows;
+ * - `others-gone`: an item listed at `before` (besides the one `deleted` names) is gone at `after`;
+ * - `shows`: no object in the answer at `at` shows the values of `sent` (members sent as null may
+ *   be absent; arrays must match entry for entry);
+ * - `new-items`: more than `expected` items are listed at `after` that were not at `before` (the
+ *   new ones are deleted at the end through the resource named `delete`);
+ * - `none`: the failure cannot be replayed by a script (`why` says so in the report);
+ * - `burst`: at most `count` copies of the exchange at `at`, 50 at a time, judged as `judge` says;
+ * - `base-url`: the base URL has no `/v<N>` segment (the failure is about the URL, not an answer).
+ */
+export type ReproCheck =
+  | { kind: 'status' }
+  | { kind: 'not-json'; at?: number }
+  | { kind: 'no-header'; header: string; at?: number; not?: string }
+  | { kind: 'jq'; test: string; shows: string; at?: number }
+  | { kind: 'differ'; at: [number, number]; ignore?: string[] }
+  | { kind: 'ids-differ'; at: [number, number] }
+  | { kind: 'in-list'; item: number; lists: number[]; fails: 'absent' | 'present' }
+  | { kind: 'others-gone'; before: number; after: number; deleted: number; idField: string }
+  | { kind: 'shows'; at: number; sent: unknown }
+  | { kind: 'new-items'; before: number; after: number; expected: number; idField: string; delete: string }
+  | { kind: 'none'; why: string }
+  | { kind: 'burst'; at?: number; count: number; judge: BurstJudge; maxWaitMs?: number }
+  | { kind: 'base-url' };
+
+/**
+ * What a burst shows: `other-refusal`: an answer other than the first one's status (2xx alike) or
+ * 429; `no-429`: no 429 within the bound; `no-retry-header`: the first 429 carries no Retry-After
+ * and no RateLimit header; `still-limited`: a retry after the wait the 429 advertised (bounded by
+ * `maxWaitMs`) is still answered 429.
+ */
+export type BurstJudge = 'other-refusal' | 'no-429' | 'no-retry-header' | 'still-limited';
+
+/** A jq path expression (`.["data"]["id"]`) for a JSON pointer's tokens. */
+export function jqPath(tokens: ReadonlyArray<string | number>): string {
+  if (tokens.length === 0) return '.';
+  return tokens
+    .map((t) => (typeof t === 'number' ? `[${t}]` : `[${JSON.stringify(t)}]`))
+    .join('')
+    .replace(/^/, '.');
+}

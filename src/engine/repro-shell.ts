@@ -1,0 +1,241 @@
+// The fixed parts of a reproduction script: its prologue (variables, helpers, the cleanup trap) and its verdicts in shell.
+import type { ReproCheck } from '../core/reproduce.js';
+
+/** A step of the script as the verdict sees it: its file stem, label, the status the audit saw. */
+export interface StepRef {
+  /** File stem of its answer in the script's temporary folder (`e0`, `s1`). */
+  name: string;
+  /** `GET /widgets/{id}`: what the script prints about it. */
+  label: string;
+  /** The status the audit saw ('000' for none). */
+  seen: string;
+  /** The shell variable holding the id its create captured, if it is a create the script names. */
+  idVar?: string;
+  /** The shell variable of the created item its URL names, if any. */
+  urlVar?: string;
+  /** Its literal item id otherwise, if its URL names an item. */
+  urlId?: string;
+}
+
+/** A word in single quotes (POSIX): nothing in it is expanded. */
+export function sq(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/** Text escaped for the inside of double quotes: `\`, `"`, `$` and backquotes. */
+export function dq(text: string): string {
+  return text.replace(/[\\"$`]/g, (c) => `\\${c}`);
+}
+
+/**
+ * Helpers every script defines: `send` (one request: status, headers and body to files, a line
+ * printed), `status`, `header` (a response header's last value), `body`, the cleanup list run by
+ * the EXIT trap, and `verdict`.
+ */
+export function prologue(): string[] {
+  return [
+    'tmp=$(mktemp -d) || exit 2',
+    'cleanup=()',
+    '# Deletes what the script created (newest first), whatever happened before.',
+    'finish() {',
+    '  local i',
+    '  for ((i = ${#cleanup[@]} - 1; i >= 0; i--)); do',
+    '    "delete_${cleanup[i]%%:*}" "${cleanup[i]#*:}" || true',
+    '  done',
+    '  rm -rf "$tmp"',
+    '}',
+    'trap finish EXIT',
+    'trap "exit 2" INT TERM',
+    '# send NAME LABEL CURL-ARGS...: one request; its status, headers and body go to $tmp/NAME.*',
+    '# A 429 is waited out as it says (Retry-After seconds, at most 30; 1 s if it names none) and sent again, up to 5 times, as the audit does.',
+    'send() {',
+    '  local name=$1 label=$2 code tries=0 wait_s',
+    '  shift 2',
+    '  while :; do',
+    '    code=$(curl -sS -o "$tmp/$name.body" -D "$tmp/$name.head" -w \'%{http_code}\' "$@" 2>"$tmp/$name.err") || true',
+    '    [ -n "$code" ] || code=000',
+    '    if [ "$code" != 429 ] || [ "$tries" -ge 5 ]; then break; fi',
+    '    tries=$((tries + 1))',
+    '    wait_s=$(header "$name" retry-after)',
+    '    case "$wait_s" in \'\' | *[!0-9]*) wait_s=1 ;; esac',
+    '    [ "$wait_s" -le 30 ] || wait_s=30',
+    '    sleep "$wait_s"',
+    '  done',
+    '  printf \'%s\\n\' "$code" >"$tmp/$name.status"',
+    '  printf \'%s -> %s\\n\' "$label" "$code"',
+    '}',
+    'status() { cat "$tmp/$1.status"; }',
+    '# header NAME FIELD: the value of a response header (the last one sent), without the CR.',
+    'header() {',
+    '  awk -v f="$2" \'{ sub(/\\r$/, ""); i = index($0, ":"); if (i > 0 && tolower(substr($0, 1, i - 1)) == tolower(f)) { v = substr($0, i + 1); sub(/^[ \\t]+/, "", v) } } END { print v }\' "$tmp/$1.head"',
+    '}',
+    'body() { cat "$tmp/$1.body"; }',
+    '# verdict YES WHAT: prints the verdict and ends the script (1: reproduced, 0: not).',
+    'verdict() {',
+    '  if [ "$1" = yes ]; then echo "reproduced: $2"; exit 1; fi',
+    '  echo "not reproduced: $2"',
+    '  exit 0',
+    '}',
+  ];
+}
+
+/** The id a create answered, read from its body (jq path) or its Location header (last path segment). */
+export function captureId(step: string, at: { body: string } | 'location', all = false): string {
+  if (at === 'location') {
+    return `$(header ${step} location | sed -e 's/[?#].*//' -e 's#/*$##' -e 's#.*/##')`;
+  }
+  return `$(jq -r ${sq(`(if type == "array" then .[] else . end) | ${at.body} // empty | select(type == "string" or type == "number")`)} "$tmp/${step}.body" 2>/dev/null${all ? '' : ' | head -n 1'})`;
+}
+
+/** Stands for the shell word of a `shows` check's sent value (the caller renders it with its variables). */
+export const SENT_WORD = '@SENT@';
+
+/** jq: whether `.` shows the values of `$s` (objects: every non-null member; arrays: entry for entry; scalars: equal or same text). */
+const SHOWS_DEF =
+  'def shows($s): . as $r | if ($s | type) == "object" then ($r | type) == "object" and all($s | to_entries[]; .value == null or (.value as $v | $r[.key] | shows($v))) elif ($s | type) == "array" then ($r | type) == "array" and ($r | length) == ($s | length) and all(range(0; $s | length); . as $i | $r[$i] | shows($s[$i])) else $r == $s or ($r | tostring) == ($s | tostring) end;';
+
+/** The shell lines of a verdict over the replayed steps (`evidence`: the steps of the evidence, in order). */
+export function verdictLines(check: ReproCheck, evidence: StepRef[]): string[] {
+  const at = (i: number | undefined): StepRef =>
+    evidence[i ?? evidence.length - 1] ?? evidence[evidence.length - 1];
+  switch (check.kind) {
+    case 'status': {
+      const seen = evidence.map((s) => `$(status ${s.name})`).join(' ');
+      const expected = evidence.map((s) => s.seen).join(' ');
+      const what = evidence.map((s) => `${dq(s.label)} answered $(status ${s.name})`).join('; ');
+      return [
+        `seen="${seen}"`,
+        `if [ "$seen" = ${sq(expected)} ]; then verdict yes "${what} (as in the audit)"; fi`,
+        `verdict no "${what} (the audit saw ${evidence.map((s) => s.seen).join(', ')})"`,
+      ];
+    }
+    case 'not-json': {
+      const s = at(check.at);
+      return [
+        `media=$(header ${s.name} content-type | cut -d ';' -f 1 | tr -d '[:space:]' | tr '[:upper:]' '[:lower:]')`,
+        `if [ ! -s "$tmp/${s.name}.body" ]; then verdict no "${dq(s.label)} answered $(status ${s.name}) with no body"; fi`,
+        'case "$media" in application/json | *+json) ;; *) verdict yes ' +
+          `"${dq(s.label)} answered $(status ${s.name}) with Content-Type \${media:-none}, not JSON" ;; esac`,
+        `if ! jq empty "$tmp/${s.name}.body" >/dev/null 2>&1; then verdict yes "${dq(s.label)} answered $(status ${s.name}) with a $media body that does not parse as JSON"; fi`,
+        `verdict no "${dq(s.label)} answered $(status ${s.name}) with JSON ($media)"`,
+      ];
+    }
+    case 'no-header': {
+      const s = at(check.at);
+      const name = check.header.toLowerCase();
+      const value = `$(header ${s.name} ${sq(name)})`;
+      const lines = [`value="${value}"`];
+      // The rule is about answers of that status (a 401's challenge): another status is not the failure.
+      lines.push(
+        `if [ "$(status ${s.name})" != ${sq(s.seen)} ]; then verdict no "${dq(s.label)} answered $(status ${s.name}), not ${s.seen}"; fi`,
+      );
+      lines.push(
+        `if [ -z "$value" ]; then verdict yes "${dq(s.label)} answered $(status ${s.name}) without ${check.header}"; fi`,
+      );
+      if (check.not !== undefined) {
+        lines.push(
+          `if ! printf '%s' "$value" | grep -Eqi ${sq(check.not)}; then verdict yes "${dq(s.label)} answered $(status ${s.name}) with ${check.header}: $value"; fi`,
+        );
+      }
+      lines.push(`verdict no "${dq(s.label)} answered $(status ${s.name}) with ${check.header}: $value"`);
+      return lines;
+    }
+    case 'jq': {
+      const s = at(check.at);
+      const shows = `$(jq -r ${sq(check.shows)} "$tmp/${s.name}.body" 2>/dev/null | head -c 300)`;
+      return [
+        `shows="${shows}"`,
+        `if jq -e ${sq(check.test)} "$tmp/${s.name}.body" >/dev/null 2>&1; then verdict yes "${dq(s.label)} answered $(status ${s.name}): $shows"; fi`,
+        `verdict no "${dq(s.label)} answered $(status ${s.name}): $shows"`,
+      ];
+    }
+    case 'differ': {
+      const [a, b] = [at(check.at[0]), at(check.at[1])];
+      const drop = (check.ignore ?? []).map((k) => `.[${JSON.stringify(k)}]?`).join(', ');
+      const norm = drop === '' ? '.' : `del(.. | ${drop})`;
+      const read = (s: StepRef): string =>
+        `$(jq -cS ${sq(norm)} "$tmp/${s.name}.body" 2>/dev/null || body ${s.name})`;
+      const ignoring = check.ignore?.length ? ` (leaving out ${check.ignore.join(', ')})` : '';
+      return [
+        `first="${read(a)}"`,
+        `second="${read(b)}"`,
+        `if [ "$first" != "$second" ]; then verdict yes "${dq(b.label)} differs from ${dq(a.label)}${ignoring}: $(printf '%s' "$first" | head -c 200) then $(printf '%s' "$second" | head -c 200)"; fi`,
+        `verdict no "${dq(a.label)} and ${dq(b.label)} answered the same${ignoring}"`,
+      ];
+    }
+    case 'ids-differ': {
+      const [a, b] = [at(check.at[0]), at(check.at[1])];
+      const [va, vb] = [a.idVar ?? 'none', b.idVar ?? 'none'];
+      return [
+        `if [ -n "\${${va}:-}" ] && [ -n "\${${vb}:-}" ] && [ "$${va}" != "$${vb}" ]; then verdict yes "the two creates made two items: $${va} and $${vb}"; fi`,
+        `verdict no "the two creates named \${${va}:-no id} and \${${vb}:-no id}"`,
+      ];
+    }
+    case 'in-list': {
+      const item = at(check.item);
+      const id = item.idVar ? `$${item.idVar}` : item.urlVar ? `$${item.urlVar}` : (item.urlId ?? '');
+      const lists = check.lists.map((i) => at(i));
+      const test = sq('any(.. | scalars; tostring == $id)');
+      const names = `${lists.map((s) => dq(s.label)).join(', ')} (answered ${lists.map((s) => `$(status ${s.name})`).join(', ')})`;
+      const listed = check.fails === 'absent' ? 'no' : 'yes';
+      const unlisted = check.fails === 'absent' ? 'yes' : 'no';
+      return [
+        item.idVar || item.urlVar ? `id="${id}"` : `id=${sq(id)}`,
+        'if [ -z "$id" ]; then verdict no "no item to look for"; fi',
+        ...lists.map(
+          (s) =>
+            `if jq -e --arg id "$id" ${test} "$tmp/${s.name}.body" >/dev/null 2>&1; then verdict ${listed} "${dq(s.label)} lists the item $id"; fi`,
+        ),
+        `verdict ${unlisted} "${names} does not list the item $id"`,
+      ];
+    }
+    case 'others-gone': {
+      const [before, after, del] = [at(check.before), at(check.after), at(check.deleted)];
+      const gone = del.urlVar ? `"$${del.urlVar}"` : sq(del.urlId ?? '');
+      const ids = sq(
+        `[.. | objects | .[$f]? | select(type == "string" or type == "number") | tostring] | unique | .[]`,
+      );
+      return [
+        `jq -r --arg f ${sq(check.idField)} ${ids} "$tmp/${before.name}.body" 2>/dev/null | grep -vxF -- ${gone} >"$tmp/before.ids"`,
+        `jq -r --arg f ${sq(check.idField)} ${ids} "$tmp/${after.name}.body" 2>/dev/null >"$tmp/after.ids"`,
+        `missing=$(grep -vxF -f "$tmp/after.ids" "$tmp/before.ids" | head -n 5 | tr '\n' ' ')`,
+        `if [ -n "$missing" ]; then verdict yes "after ${dq(del.label)}, items listed before are gone: $missing"; fi`,
+        `verdict no "after ${dq(del.label)}, every other item listed before is still listed"`,
+      ];
+    }
+    case 'new-items': {
+      const [before, after] = [at(check.before), at(check.after)];
+      const ids = sq(
+        `[.. | objects | .[$f]? | select(type == "string" or type == "number") | tostring] | unique | .[]`,
+      );
+      return [
+        `jq -r --arg f ${sq(check.idField)} ${ids} "$tmp/${before.name}.body" 2>/dev/null >"$tmp/before.ids"`,
+        `jq -r --arg f ${sq(check.idField)} ${ids} "$tmp/${after.name}.body" 2>/dev/null >"$tmp/after.ids"`,
+        `grep -vxF -f "$tmp/before.ids" "$tmp/after.ids" >"$tmp/new.ids" || true`,
+        // What the requests made is deleted at the end, named or not.
+        `while read -r made; do cleanup+=("${check.delete}:$made"); done <"$tmp/new.ids"`,
+        `new=$(wc -l <"$tmp/new.ids" | tr -d ' ')`,
+        `if [ "$new" -gt ${check.expected} ]; then verdict yes "${dq(after.label)} lists $new new items, ${check.expected} expected: $(tr '\n' ' ' <"$tmp/new.ids")"; fi`,
+        `verdict no "${dq(after.label)} lists $new new item(s), ${check.expected} expected"`,
+      ];
+    }
+    case 'shows': {
+      const s = at(check.at);
+      return [
+        `if jq -e --argjson sent ${SENT_WORD} ${sq(`${SHOWS_DEF} [.. | objects | select(shows($sent))] | length == 0`)} "$tmp/${s.name}.body" >/dev/null 2>&1; then verdict yes "${dq(s.label)} answered $(status ${s.name}) without the values sent: $(head -c 300 "$tmp/${s.name}.body")"; fi`,
+        `verdict no "${dq(s.label)} answered $(status ${s.name}) showing the values sent"`,
+      ];
+    }
+    case 'none':
+      return [`verdict no ${sq(check.why)}`];
+    case 'base-url':
+      return [
+        'case "$BASE_URL" in',
+        `  */v[0-9]* | */v[0-9]*/*) verdict no "the base URL $BASE_URL has a /v<N> segment" ;;`,
+        `  *) verdict yes "the base URL $BASE_URL has no /v<N> segment" ;;`,
+        'esac',
+      ];
+    case 'burst':
+      return [`verdict no "a burst is replayed by the burst block above"`];
+  }
+}
