@@ -112,7 +112,10 @@ export async function startReshaping(
     req.on('data', (c: Buffer) => sent.push(c));
     req.on('end', () => {
       const forward = httpRequest(
-        { host: hostname, port, method: req.method, path: req.url, headers: req.headers },
+        // A connection of its own per request (agent: false): Node's default agent keeps sockets
+        // alive, and reusing one the API is closing after its 5 s idle time-out resets the request,
+        // which the audit then sees as an answer cut short (met once in a slow 9 MB run).
+        { host: hostname, port, method: req.method, path: req.url, headers: req.headers, agent: false },
         (answer) => {
           const body: Buffer[] = [];
           answer.on('data', (c: Buffer) => body.push(c));
