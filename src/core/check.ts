@@ -16,6 +16,18 @@ export type {
   WebhookReceiverHandle,
 } from './context.js';
 
+/** Which credential a request carried: the configured full or limited one, none, or an invalid one of a check's own. */
+export type CredentialKind = 'full' | 'limited' | 'none' | 'invalid';
+
+/** "the full credential", "no credential"…: a credential kind in words. */
+export function credentialWords(kind: CredentialKind): string {
+  return kind === 'none'
+    ? 'no credential'
+    : kind === 'invalid'
+      ? 'an invalid credential'
+      : `the ${kind} credential`;
+}
+
 /**
  * Which credential a request carries. A `{ authorization }` object sends that Authorization header
  * value as-is (and no configured credential); a `{ credential }` object puts that value where the
@@ -104,6 +116,10 @@ export interface Exchange {
   error?: TransportError;
   /** Resource the exchange was sent for (set by the engine). */
   resource?: string;
+  /** What the request carried as body ("unparseable JSON", "no body"…; see `bodyKind`), set by the client. */
+  bodyKind?: string;
+  /** Which credential the request carried, set by the client. */
+  credential?: CredentialKind;
   /** The redacted record of this exchange, with its curl line. */
   evidence: Evidence;
   /**
@@ -320,6 +336,11 @@ export interface ObserverCheck<M extends string = string> extends CheckBase<M> {
   reproduce?: ReproCheck;
   /** Called once at the end of the run with the groups `group` made; its findings join the results. */
   summarise?(groups: ExchangeGroup[], config: AuditConfig, facts: RunFacts): SummaryFinding<M>[];
+  /**
+   * How a result's message counts the findings of `summarise` ("2 kinds of request hung"); by
+   * default "findings across the run".
+   */
+  summaryNoun?: { one: string; many: string };
 }
 
 export type Check<M extends string = string> = ActiveCheck<M> | ObserverCheck<M>;

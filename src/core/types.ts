@@ -224,7 +224,9 @@ export interface HungKind {
   timeouts: number;
   /** Evidence of the first request of the kind that timed out. */
   evidence: Evidence;
-  /** The requests not sent ("POST /v1/widgets"), the first 20. */
+  /** The credentials the timed-out requests carried, in words ("no credential"), distinct, in order. */
+  credentials: string[];
+  /** The requests not sent ("POST /v1/widgets with the full credential"), the first 20. */
   notSent: string[];
   /** How many requests of the kind were not sent in all. */
   notSentCount: number;

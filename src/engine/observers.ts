@@ -17,6 +17,8 @@ const MAX_EVIDENCE = 5;
 const GROUP_EVIDENCE = 2;
 /** Distinct keys kept per observer: past it, exchanges with new keys are not filed. */
 const MAX_GROUPS = 200;
+/** How a message counts the findings of an observer's `summarise` unless it says otherwise. */
+const SUMMARY_NOUN = { one: 'finding across the run', many: 'findings across the run' };
 
 interface Tally {
   seen: number;
@@ -25,6 +27,10 @@ interface Tally {
   /** Exchanges the observer judged (it returned a verdict, not NOT_JUDGED). */
   judged: number;
   failed: number;
+  /** Of `failed`: exchanges that got no complete response (a time-out is not a response). */
+  failedUnanswered: number;
+  /** How many exchanges each kept problem stands for (the list keeps a message once). */
+  repeats: Map<string, number>;
   /** Every distinct finding (capped); evidence only of the first few. */
   problems: ProblemList;
   evidence: Evidence[];
@@ -54,6 +60,8 @@ export class ObserverHub {
           answered: 0,
           judged: 0,
           failed: 0,
+          failedUnanswered: 0,
+          repeats: new Map(),
           problems: new ProblemList(),
           evidence: [],
           severity: undefined,
@@ -76,10 +84,15 @@ export class ObserverHub {
       tally.judged++;
       if (!finding) continue;
       tally.failed++;
+      if (exchange.status === undefined) tally.failedUnanswered++;
       const severity = finding.severity ?? observer.severity;
       if (severity === 'error' || tally.severity === undefined) tally.severity = severity;
       const before = tally.problems.total;
       tally.problems.add(finding.message, finding.messageId);
+      const repeats = tally.repeats.get(finding.message);
+      if (repeats !== undefined) tally.repeats.set(finding.message, repeats + 1);
+      else if (tally.problems.total > before && tally.problems.dropped === 0)
+        tally.repeats.set(finding.message, 1);
       // Evidence of the first few distinct problems: the report names every problem, proves the first.
       if (tally.problems.total > before && tally.evidence.length < MAX_EVIDENCE) {
         tally.evidence.push(exchange.evidence);
@@ -180,20 +193,30 @@ export class ObserverHub {
         } else if ((!tally || tally.failed === 0) && across.length === 0) {
           out.push({ ...base, status: 'passed' });
         } else {
-          const parts: string[] = [];
+          // The head counts what the list below holds: every failing exchange is one listed problem
+          // (a repeated one says how many times), every finding of `summarise` is one more.
+          const counts: string[] = [];
           const problems = new ProblemList();
           if (tally && tally.failed > 0) {
-            const { kept, ids, total } = tally.problems;
-            parts.push(
-              `${tally.failed} of ${tally.seen} responses broke the rule: ${joinMessages(kept, total)}`,
-            );
-            kept.forEach((m, i) => problems.add(m, ids[i]));
+            const answeredFailed = tally.failed - tally.failedUnanswered;
+            if (answeredFailed > 0)
+              counts.push(`${answeredFailed} of ${tally.answered} responses broke the rule`);
+            if (tally.failedUnanswered > 0)
+              counts.push(`${tally.failedUnanswered} of ${tally.seen} requests got no complete answer`);
+            const { kept, ids } = tally.problems;
+            kept.forEach((m, i) => {
+              const times = tally.repeats.get(m) ?? 1;
+              problems.add(times > 1 ? `${m} (${times} times)` : m, ids[i]);
+            });
             problems.dropped += tally.problems.dropped;
           }
-          for (const finding of across) {
-            parts.push(finding.message);
-            problems.add(finding.message, finding.messageId);
+          for (const finding of across) problems.add(finding.message, finding.messageId);
+          if (across.length > 0) {
+            const noun = observer.summaryNoun ?? SUMMARY_NOUN;
+            counts.push(`${across.length} ${across.length === 1 ? noun.one : noun.many}`);
           }
+          const head =
+            counts.length > 1 ? `${counts.slice(0, -1).join(', ')} and ${counts.at(-1)}` : counts[0];
           const severities = [tally?.severity, ...across.map((f) => f.severity ?? observer.severity)];
           out.push({
             ...base,
@@ -201,9 +224,10 @@ export class ObserverHub {
             severity: severities.includes('error')
               ? 'error'
               : (severities.find((s) => s) ?? observer.severity),
-            message: parts.join('; '),
+            message: `${head}: ${joinMessages(problems.kept, problems.total)}`,
             ...problems.fields(),
-            evidence: [...(tally?.evidence ?? []), ...across.flatMap((f) => f.evidence)].slice(
+            // A finding of `summarise` often proves itself with an exchange already kept: once each.
+            evidence: [...new Set([...(tally?.evidence ?? []), ...across.flatMap((f) => f.evidence)])].slice(
               0,
               2 * MAX_EVIDENCE,
             ),

@@ -1,13 +1,13 @@
 // The one HTTP client: what checks call. It builds requests, refuses what must not go, retries 429s, follows redirects.
 import type { Dispatcher } from 'undici';
-import type { AuthChoice, Exchange, SendOptions } from '../core/check.js';
+import type { AuthChoice, CredentialKind, Exchange, SendOptions } from '../core/check.js';
 import { SAFE_METHODS } from '../core/methods.js';
 import type { TransportError } from '../core/transport-errors.js';
 import type { HungKind, Secret } from '../core/types.js';
 import { BodyLimits, dropped } from './body.js';
 import { Breaker, type Outcome } from './breaker.js';
 import { proxyFor, proxySettings, type NetworkOptions } from './dispatchers.js';
-import { HangClasses } from './hang-classes.js';
+import { HangClasses, bodyKind } from './hang-classes.js';
 import { blankRaw, notSent, toExchange, type Outgoing, type RawExchange } from './exchange.js';
 import { Pacer, realClock, type Clock, type TurnMode } from './pacing.js';
 import { Redactor } from './redact.js';
@@ -225,13 +225,23 @@ export class HttpClient {
   /** Sends a request; never throws for transport problems (they are in `exchange.error`). */
   async send(options: SendOptions, resource?: string, via?: Dispatcher): Promise<Exchange> {
     const out = this.outgoing(options, resource);
+    // What ERR-SERVER names about a request that got no answer: its kind of body and credential.
+    const sent = { bodyKind: bodyKind(out), credential: this.credentialKind(options.auth) };
     const refused = await this.refusal(out.url);
-    if (refused) return notSent(out, refused, resource, this.redactor, this.connection);
-    const admitted = await this.hangs.admit(out, resource);
-    if ('code' in admitted) return notSent(out, admitted, resource, this.redactor, this.connection);
-    const exchange = await this.exchange(out, options, resource, via);
+    if (refused) return { ...notSent(out, refused, resource, this.redactor, this.connection), ...sent };
+    const admitted = await this.hangs.admit(out, resource, sent.credential);
+    if ('code' in admitted)
+      return { ...notSent(out, admitted, resource, this.redactor, this.connection), ...sent };
+    const exchange = await this.exchange(out, options, resource, via, sent);
     admitted.done(exchange);
     return exchange;
+  }
+
+  /** Which credential a choice sends: a check's own value is an invalid one (AUTH-INVALID's probes). */
+  private credentialKind(auth: AuthChoice | undefined): CredentialKind {
+    if (typeof auth === 'object') return 'invalid';
+    if (auth === 'none' || this.decorator.credential(auth) === undefined) return 'none';
+    return auth ?? 'full';
   }
 
   /** The request, its 429 retries and redirects, up to the exchange checks see. */
@@ -240,6 +250,7 @@ export class HttpClient {
     options: SendOptions,
     resource: string | undefined,
     via: Dispatcher | undefined,
+    sent: Sent,
   ): Promise<Exchange> {
     const notes: string[] = [];
     let retries = 0;
@@ -267,7 +278,7 @@ export class HttpClient {
         } catch {
           notes.push('the wait was cut short: the audit was interrupted');
           raw.error = { code: 'E_INTERRUPTED', message: 'not retried: the audit was interrupted' };
-          return this.finish(raw, notes, resource);
+          return this.finish(raw, notes, resource, sent);
         }
         continue;
       }
@@ -288,7 +299,7 @@ export class HttpClient {
       }
       if (step.kind === 'stop') notes.push(step.note);
       if (step.kind === 'limit') raw.error = step.error;
-      return this.finish(raw, notes, resource);
+      return this.finish(raw, notes, resource, sent);
     }
   }
 
@@ -417,9 +428,12 @@ export class HttpClient {
     return raw;
   }
 
-  private finish(raw: RawExchange, notes: string[], resource: string | undefined): Exchange {
+  private finish(raw: RawExchange, notes: string[], resource: string | undefined, sent?: Sent): Exchange {
     const size = raw.value?.text.length ?? 0;
-    const exchange = toExchange(raw, notes, resource, this.redactor, this.connection);
+    const exchange: Exchange = {
+      ...toExchange(raw, notes, resource, this.redactor, this.connection),
+      ...sent,
+    };
     // What the exchange holds of the body counts against the memory budget while it lives; what
     // it does not hold of a large body goes now.
     this.bodies.hold(exchange, raw.cost ?? 0);
@@ -434,6 +448,9 @@ export class HttpClient {
     return exchange;
   }
 }
+
+/** What the client tells observers about a request beyond its record: its kind of body and credential. */
+type Sent = Pick<Exchange, 'bodyKind' | 'credential'>;
 
 /** A sender bound to one connection (see HttpClient.pin). */
 export interface PinnedClient {

@@ -1,5 +1,5 @@
 // Hang classes: after two time-outs in a row for one kind of request (method, URL shape, kind of body), the rest of that kind are not sent.
-import type { Exchange } from '../core/check.js';
+import { credentialWords, type CredentialKind, type Exchange } from '../core/check.js';
 import { requestLine } from '../core/verdicts.js';
 import type { HungKind } from '../core/types.js';
 import type { TransportError } from '../core/transport-errors.js';
@@ -25,6 +25,8 @@ interface Entry {
   busy?: Promise<void>;
   hung?: HungKind;
   first?: Exchange['evidence'];
+  /** The credentials of the time-outs in the streak, in words. */
+  credentials: string[];
   deadlineMs?: number;
 }
 
@@ -66,16 +68,20 @@ export class HangClasses {
    * Lets a request go (after the one of its kind in flight, while the kind is unproven or suspect),
    * or refuses it when its kind hangs.
    */
-  async admit(out: Outgoing, resource: string | undefined): Promise<Admission | TransportError> {
+  async admit(
+    out: Outgoing,
+    resource: string | undefined,
+    credential?: CredentialKind,
+  ): Promise<Admission | TransportError> {
     const kind = this.kindOf(out);
     let entry = this.entries.get(kind);
     if (!entry) {
       if (this.entries.size >= MAX_KINDS) return { done: () => undefined };
-      entry = { kind, resource, streak: 0, proven: false };
+      entry = { kind, resource, streak: 0, proven: false, credentials: [] };
       this.entries.set(kind, entry);
     }
     while (entry.busy && !entry.hung) await entry.busy;
-    if (entry.hung) return this.refuse(entry, out);
+    if (entry.hung) return this.refuse(entry, out, credential);
     if (entry.proven && entry.streak === 0) return { done: (x) => this.record(entry, x) };
     let release = (): void => undefined;
     entry.busy = new Promise<void>((resolve) => (release = resolve));
@@ -99,13 +105,18 @@ export class HangClasses {
       if (entry.streak === 1) {
         entry.first = x.evidence;
         entry.deadlineMs = x.durationMs;
+        entry.credentials = [];
       }
+      const credential = x.credential !== undefined ? credentialWords(x.credential) : undefined;
+      if (credential !== undefined && !entry.credentials.includes(credential))
+        entry.credentials.push(credential);
       if (entry.streak >= HANG_LIMIT && !entry.hung) {
         entry.hung = {
           kind: entry.kind,
           ...(entry.resource !== undefined ? { resource: entry.resource } : {}),
           timeouts: entry.streak,
           evidence: entry.first ?? x.evidence,
+          credentials: [...entry.credentials],
           notSent: [],
           notSentCount: 0,
         };
@@ -120,10 +131,11 @@ export class HangClasses {
     }
   }
 
-  private refuse(entry: Entry, out: Outgoing): TransportError {
+  private refuse(entry: Entry, out: Outgoing, credential: CredentialKind | undefined): TransportError {
     const hung = entry.hung!;
     hung.notSentCount++;
-    if (hung.notSent.length < MAX_NAMED) hung.notSent.push(requestLine(out));
+    const line = requestLine(out) + (credential !== undefined ? ` with ${credentialWords(credential)}` : '');
+    if (hung.notSent.length < MAX_NAMED) hung.notSent.push(line);
     const reason =
       `${hung.timeouts} requests of its kind (${entry.kind}) got no answer within the deadline` +
       (entry.deadlineMs !== undefined ? ` (${(entry.deadlineMs / 1000).toFixed(1)} s)` : '') +

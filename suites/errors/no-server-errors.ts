@@ -1,5 +1,5 @@
 // ERR-SERVER: no request the audit sends makes the server fail (5xx, or no usable answer).
-import { defineCheck, NOT_JUDGED } from '../../src/core/check.js';
+import { credentialWords, defineCheck, NOT_JUDGED, type Exchange } from '../../src/core/check.js';
 import { answered } from '../../src/core/verdicts.js';
 import { faultOf } from '../../src/core/transport-errors.js';
 
@@ -31,22 +31,33 @@ export default defineCheck({
     if (x.status === undefined && x.error && faultOf(x.error) === 'service') {
       // The invalid-HTTP message says so itself ("no valid HTTP answer: the parser refused it…").
       const what = x.error.code === 'E_INVALID_HTTP' ? '' : 'no complete answer: ';
-      return { messageId: 'noCompleteAnswer', message: `${x.method} ${x.url} got ${what}${x.error.message}` };
+      return {
+        messageId: 'noCompleteAnswer',
+        message: `${x.method} ${x.url}${sentWith(x)} got ${what}${x.error.message}`,
+      };
     }
     // No answer for a reason of the audit's own (its size cap, an interruption): not the server's doing.
     if (x.status === undefined) return NOT_JUDGED;
     return undefined;
   },
+  summaryNoun: { one: 'kind of request hung', many: 'kinds of request hung' },
   summarise(_groups, _config, { hung }) {
     return hung.map((h) => {
       const more = h.notSentCount - h.notSent.length;
       const named = h.notSent.join(', ') + (more > 0 ? ` and ${more} more` : '');
       return {
         messageId: 'requestsHung',
-        message: `${h.kind}: ${h.timeouts} requests in a row got no answer within the deadline, so ${h.notSentCount === 1 ? 'the 1 other request of that kind was' : `the ${h.notSentCount} others of that kind were`} not sent (${named}); the evidence is the first time-out`,
+        message: `${h.kind}${h.credentials.length > 0 ? ` and ${h.credentials.join(' or ')}` : ''}: ${h.timeouts} requests in a row got no answer within the deadline, so ${h.notSentCount === 1 ? 'the 1 other request of that kind was' : `the ${h.notSentCount} others of that kind were`} not sent (${named}); the evidence is the first time-out`,
         evidence: [h.evidence],
         ...(h.resource !== undefined ? { resource: h.resource } : {}),
       };
     });
   },
 });
+
+/** " with unparseable JSON and no credential": what tells a developer which kind of request failed. */
+function sentWith(x: Pick<Exchange, 'bodyKind' | 'credential'>): string {
+  const parts = [x.bodyKind, x.credential !== undefined ? credentialWords(x.credential) : undefined];
+  const known = parts.filter((p): p is string => p !== undefined);
+  return known.length > 0 ? ` with ${known.join(' and ')}` : '';
+}

@@ -75,12 +75,41 @@ describe('a service that hangs on unparseable JSON', () => {
     const server5xx = find(result.results, 'ERR-SERVER', 'widgets');
     expect(server5xx?.status).toBe('failed');
     // One finding per kind left unsent, naming every request of it (ids differ, the kind does not).
+    // It names method, URL shape, kind of body and the credential(s) the time-outs carried; each
+    // request left unsent is named with its own credential.
+    const credential = '(no credential|an invalid credential|the full credential|the limited credential)';
     const finding = server5xx?.problems?.find((p) =>
-      p.startsWith('PUT /v1/widgets/{id} with unparseable JSON:'),
+      p.startsWith('PUT /v1/widgets/{id} with unparseable JSON and '),
     );
     expect(finding).toMatch(
-      /^PUT \/v1\/widgets\/\{id\} with unparseable JSON: 2 requests in a row got no answer within the deadline, so the (1 other request of that kind was|\d+ others of that kind were) not sent \(PUT \/v1\/widgets\/[^,)]+(, PUT \/v1\/widgets\/[^,)]+)*\); the evidence is the first time-out$/,
+      new RegExp(
+        `^PUT /v1/widgets/\\{id\\} with unparseable JSON and ${credential}( or ${credential})*: 2 requests in a row got no answer within the deadline, so the (1 other request of that kind was|\\d+ others of that kind were) not sent \\(PUT /v1/widgets/[^,)\\s]+ with ${credential}(, PUT /v1/widgets/[^,)\\s]+ with ${credential})*\\); the evidence is the first time-out$`,
+      ),
     );
+    // Each time-out is a problem naming its body kind and credential, not a "response".
+    const noAnswer = server5xx?.problems?.filter((p) => / got no complete answer: /.test(p)) ?? [];
+    expect(noAnswer.length).toBeGreaterThan(0);
+    for (const p of noAnswer) expect(p).toMatch(new RegExp(`^[A-Z]+ \\S+ with [^:]+ and ${credential} got `));
+    expect(server5xx?.message).not.toMatch(/responses broke the rule/);
+    // The head counts exactly what is listed: each request without an answer (a repeat says how many
+    // times) and each kind that hung.
+    const head =
+      /^(\d+) of \d+ requests got no complete answer and (\d+) kinds? of request hung: (\d+) problems: \(1\) /.exec(
+        server5xx?.message ?? '',
+      );
+    expect(head).not.toBeNull();
+    const [, unanswered, kinds, listed] = head!.map(Number);
+    const repeats = (p: string): number => Number(/ \((\d+) times\)$/.exec(p)?.[1] ?? 1);
+    expect(noAnswer.reduce((n, p) => n + repeats(p), 0)).toBe(unanswered);
+    expect(server5xx?.problems?.filter((p) => / requests in a row got no answer /.test(p))).toHaveLength(
+      kinds,
+    );
+    expect(server5xx?.problems).toHaveLength(listed);
+    expect(noAnswer.length + kinds).toBe(listed);
+    // Every exchange is in the evidence once.
+    const evidence = server5xx?.evidence ?? [];
+    expect(new Set(evidence).size).toBe(evidence.length);
+    expect(new Set(evidence.map((e) => JSON.stringify(e))).size).toBe(evidence.length);
     // Its evidence: the first PUT of that kind, sent with the body, without a response.
     const timedOut =
       server5xx?.evidence?.filter((e) => e.request.method === 'PUT' && e.response === null) ?? [];
