@@ -114,6 +114,45 @@ describe('problems of a failed result', () => {
       new RegExp(`^\\d+ of \\d+ responses broke the rule: ${r.problems!.length} problems: \\(1\\) `),
     );
   });
+  it("an observer's head counts what it lists: repeats say how often, summary findings count, evidence once", async () => {
+    // Every answered GET of the collection breaks the rule with the same words; a summary finding
+    // cites the first of them again.
+    let first: Exchange['evidence'] | undefined;
+    const sameWords = defineCheck({
+      kind: 'observer',
+      id: 'same-words',
+      rules: ['GEN-JSON'],
+      suite: 'test',
+      title: 'an observer that says the same of every read of the collection',
+      severity: 'error',
+      messages: { read: 'a read', summary: 'the run as a whole' },
+      description: { sends: '-', passes: '-', why: '-' },
+      inspect: (x) => {
+        if (x.method !== 'GET' || x.status === undefined || !/\/widgets\/?(\?.*)?$/.test(x.url))
+          return NOT_JUDGED;
+        if (x.resource === 'widgets') first ??= x.evidence;
+        return { messageId: 'read', message: 'the collection was read' };
+      },
+      summaryNoun: { one: 'thing about the run', many: 'things about the run' },
+      summarise: () =>
+        first
+          ? [{ messageId: 'summary', message: 'the run as a whole', evidence: [first], resource: 'widgets' }]
+          : [],
+    });
+    const { result } = await auditFixture([sameWords, readCollectionAndItem]);
+    const r = result.results.find((x) => x.checkId === 'same-words' && x.resource === 'widgets')!;
+    expect(r.status).toBe('failed');
+    const head =
+      /^(\d+) of \d+ responses broke the rule and 1 thing about the run: 2 problems: \(1\) the collection was read \((\d+) times\); \(2\) the run as a whole$/.exec(
+        r.message ?? '',
+      );
+    expect(head).not.toBeNull();
+    expect(head![2]).toBe(head![1]);
+    expect(Number(head![1])).toBeGreaterThan(1);
+    expect(r.problems).toEqual([`the collection was read (${head![1]} times)`, 'the run as a whole']);
+    expect(r.problemIds).toEqual(['read', 'summary']);
+    expect(r.evidence).toHaveLength(1);
+  });
 });
 
 describe('problem lists', () => {
