@@ -228,10 +228,10 @@ export class HttpClient {
     // What ERR-SERVER names about a request that got no answer: its kind of body and credential.
     const sent = { bodyKind: bodyKind(out), credential: this.credentialKind(options.auth) };
     const refused = await this.refusal(out.url);
-    if (refused) return { ...notSent(out, refused, resource, this.redactor, this.connection), ...sent };
+    if (refused) return Object.assign(notSent(out, refused, resource, this.redactor, this.connection), sent);
     const admitted = await this.hangs.admit(out, resource, sent.credential);
     if ('code' in admitted)
-      return { ...notSent(out, admitted, resource, this.redactor, this.connection), ...sent };
+      return Object.assign(notSent(out, admitted, resource, this.redactor, this.connection), sent);
     const exchange = await this.exchange(out, options, resource, via, sent);
     admitted.done(exchange);
     return exchange;
@@ -430,10 +430,12 @@ export class HttpClient {
 
   private finish(raw: RawExchange, notes: string[], resource: string | undefined, sent?: Sent): Exchange {
     const size = raw.value?.text.length ?? 0;
-    const exchange: Exchange = {
-      ...toExchange(raw, notes, resource, this.redactor, this.connection),
-      ...sent,
-    };
+    // Assigned, not spread: a spread would read the lazy `evidence` getter now, building evidence
+    // (and redacting it) before the run has learnt every secret, e.g. a session cookie set here.
+    const exchange: Exchange = Object.assign(
+      toExchange(raw, notes, resource, this.redactor, this.connection),
+      sent,
+    );
     // What the exchange holds of the body counts against the memory budget while it lives; what
     // it does not hold of a large body goes now.
     this.bodies.hold(exchange, raw.cost ?? 0);
