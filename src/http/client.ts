@@ -229,7 +229,7 @@ export class HttpClient {
     const sent = { bodyKind: bodyKind(out), credential: this.credentialKind(options.auth) };
     const refused = await this.refusal(out.url);
     if (refused) return Object.assign(notSent(out, refused, resource, this.redactor, this.connection), sent);
-    const admitted = await this.hangs.admit(out, resource, sent.credential);
+    const admitted = await this.hangs.admit(out, resource, sent);
     if ('code' in admitted)
       return Object.assign(notSent(out, admitted, resource, this.redactor, this.connection), sent);
     const exchange = await this.exchange(out, options, resource, via, sent);

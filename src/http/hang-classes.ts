@@ -51,8 +51,8 @@ export class HangClasses {
     private readonly shapeOf: (url: string) => string | undefined = () => undefined,
   ) {}
 
-  /** "POST /v1/widgets/{id} with unparseable JSON": the kind a request belongs to. */
-  kindOf(out: Outgoing): string {
+  /** "POST /v1/widgets/{id} with unparseable JSON": the kind a request belongs to (`body`: its `bodyKind`, if known). */
+  kindOf(out: Outgoing, body: string = bodyKind(out)): string {
     let shape = this.shapeOf(out.url);
     if (shape === undefined) {
       try {
@@ -61,19 +61,21 @@ export class HangClasses {
         shape = out.url;
       }
     }
-    return `${out.method} ${shape} with ${bodyKind(out)}`;
+    return `${out.method} ${shape} with ${body}`;
   }
 
   /**
    * Lets a request go (after the one of its kind in flight, while the kind is unproven or suspect),
-   * or refuses it when its kind hangs.
+   * or refuses it when its kind hangs. `sent`: what the client already knows of the request (its
+   * `bodyKind`, so a large body is not parsed a second time, and its credential).
    */
   async admit(
     out: Outgoing,
     resource: string | undefined,
-    credential?: CredentialKind,
+    sent: { bodyKind?: string; credential?: CredentialKind } = {},
   ): Promise<Admission | TransportError> {
-    const kind = this.kindOf(out);
+    const { credential } = sent;
+    const kind = this.kindOf(out, sent.bodyKind);
     let entry = this.entries.get(kind);
     if (!entry) {
       if (this.entries.size >= MAX_KINDS) return { done: () => undefined };
