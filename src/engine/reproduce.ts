@@ -1,5 +1,6 @@
 // A failure's reproduction script: the items it needs created again, its exchanges replayed, the rule's test, cleanup.
 import { itemTemplate, itemUrl } from '../core/addressing.js';
+import { named } from '../core/named.js';
 import { jqPath, type ReproCheck } from '../core/reproduce.js';
 import type { AuditConfig, CheckResult, Evidence, ResourceConfig } from '../core/types.js';
 import type { HttpClient } from '../http/client.js';
@@ -236,7 +237,7 @@ class Plan {
   /** Reads the id a create answered into its variable and puts the item on the cleanup list. */
   private capture(step: string, v: string, resource: string, at: NamedAt, setup: boolean): string[] {
     const fn = this.deleter(resource);
-    const read = at === 'location' ? captureId(step, 'location') : captureId(step, { body: jqPath(at.body) });
+    const read = readAt(step, at);
     const lines = [`${v}=${read}`];
     if (setup) {
       lines.push(
@@ -252,8 +253,7 @@ class Plan {
     ref.idVar = `${ref.name}id`;
     const r = this.deps.custody.targetOf(input.url)?.r;
     const at = (r && this.deps.custody.creations.namedAt(r.name)) ?? { body: [r?.idField ?? 'id'] };
-    const read =
-      at === 'location' ? captureId(ref.name, 'location') : captureId(ref.name, { body: jqPath(at.body) });
+    const read = readAt(ref.name, at);
     const fn = r ? this.deleter(r.name) : undefined;
     return [
       `${ref.idVar}=${read}`,
@@ -269,8 +269,7 @@ class Plan {
     if (fn === undefined) return [];
     if (input.method === 'POST' && target.id === undefined) {
       const at = this.deps.custody.creations.namedAt(target.r.name) ?? { body: [target.r.idField] };
-      const read =
-        at === 'location' ? captureId(step, 'location') : captureId(step, { body: jqPath(at.body) }, true);
+      const read = readAt(step, at, true);
       // A batch create (an array) names several items: each goes on the cleanup list.
       return [
         `case "$(status ${step})" in 2*) for made in ${read}; do cleanup+=("${fn}:$made"); done ;; esac`,
@@ -313,7 +312,7 @@ class Plan {
   }
 
   private resourceNamed(name: string): ResourceConfig | undefined {
-    return this.deps.config.resources.find((r) => r.name === name);
+    return named(this.deps.config.resources, name);
   }
 
   /** The step of evidence `i`: its name, label and the status the audit saw. */
@@ -344,6 +343,11 @@ class Plan {
 /** True when `text` starts with `prefix` followed by nothing, a `/`, `?` or `#`. */
 function startsWithin(text: string, prefix: string): boolean {
   return text.startsWith(prefix) && (text.length === prefix.length || /[/?#]/.test(text[prefix.length]));
+}
+
+/** The shell expression of the id(s) a create's answer names where `at` says (`all`: every one of a batch). */
+function readAt(step: string, at: NamedAt, all = false): string {
+  return at === 'location' ? captureId(step, 'location') : captureId(step, { body: jqPath(at.body) }, all);
 }
 
 function escapeRe(text: string): string {
