@@ -12,14 +12,17 @@ import type { CheckResult } from '../core/types.js';
  */
 export function markConsequences(results: CheckResult[], catalogue: readonly Check[]): CheckResult[] {
   const byId = new Map(catalogue.map((c) => [c.id, c]));
+  // Failed error results by check, in order, gathered once: a scan of every result per failure
+  // would make a run of many resources quadratic.
+  const failedBy = new Map<string, CheckResult[]>();
+  for (const r of results) {
+    if (r.status !== 'failed' || r.severity !== 'error') continue;
+    const list = failedBy.get(r.checkId);
+    if (list) list.push(r);
+    else failedBy.set(r.checkId, [r]);
+  }
   const rootFailed = (checkId: string, resource: string | undefined): CheckResult[] =>
-    results.filter(
-      (r) =>
-        r.checkId === checkId &&
-        r.status === 'failed' &&
-        r.severity === 'error' &&
-        (resource === undefined || r.resource === resource),
-    );
+    (failedBy.get(checkId) ?? []).filter((r) => resource === undefined || r.resource === resource);
   const marked = results.map((result) => {
     if (result.status !== 'failed' && result.status !== 'waived') return result;
     const roots = (byId.get(result.checkId)?.dependsOn ?? []).flatMap((id) =>
