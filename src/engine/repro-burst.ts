@@ -1,6 +1,6 @@
 // A reproduction script's bounded burst (LIM-429, LIM-RETRY): copies of one GET, 50 at a time, until one is refused.
 import type { ReproCheck } from '../core/reproduce.js';
-import { dq, type StepRef } from './repro-shell.js';
+import { dq, sq, type StepRef } from './repro-shell.js';
 
 /** Copies of the GET in flight at once, as the audit's burst. */
 const AT_ONCE = 50;
@@ -15,7 +15,7 @@ export function burstLines(
   const label = dq(ref.label);
   const lines = [
     `# The burst: at most ${check.count} copies of ${ref.label}, ${AT_ONCE} at a time, until one is refused.`,
-    `send first ${sqLabel(ref.label)} ${get}`,
+    `send first ${sq(ref.label)} ${get}`,
     'usual=$(status first); sent=1; met=""',
     `while [ "$sent" -lt ${check.count} ] && [ -z "$met" ]; do`,
     `  batch=$((${check.count} - sent)); [ "$batch" -le ${AT_ONCE} ] || batch=${AT_ONCE}`,
@@ -64,7 +64,7 @@ export function burstLines(
         `[ "$wait_s" -le ${cap} ] || wait_s=${cap}`,
         'echo "waiting $((wait_s + 1)) s as the 429 said (plus a second of grace)"',
         'sleep $((wait_s + 1))',
-        `send retry ${sqLabel(`${ref.label} (after the wait)`)} ${get}`,
+        `send retry ${sq(`${ref.label} (after the wait)`)} ${get}`,
         'if [ "$(status retry)" = 429 ]; then verdict yes "still 429 after the advertised wait of $wait_s s"; fi',
         'verdict no "answered $(status retry) after the advertised wait of $wait_s s"',
       );
@@ -72,8 +72,4 @@ export function burstLines(
     }
   }
   return lines;
-}
-
-function sqLabel(text: string): string {
-  return `'${text.replace(/'/g, `'\\''`)}'`;
 }

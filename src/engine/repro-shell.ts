@@ -1,5 +1,6 @@
 // The fixed parts of a reproduction script: its prologue (variables, helpers, the cleanup trap) and its verdicts in shell.
 import type { ReproCheck } from '../core/reproduce.js';
+import { dq, sq } from '../http/curl.js';
 
 /** A step of the script as the verdict sees it: its file stem, label, the status the audit saw. */
 export interface StepRef {
@@ -17,15 +18,8 @@ export interface StepRef {
   urlId?: string;
 }
 
-/** A word in single quotes (POSIX): nothing in it is expanded. */
-export function sq(text: string): string {
-  return `'${text.replace(/'/g, `'\\''`)}'`;
-}
-
-/** Text escaped for the inside of double quotes: `\`, `"`, `$` and backquotes. */
-export function dq(text: string): string {
-  return text.replace(/[\\"$`]/g, (c) => `\\${c}`);
-}
+// The shell quoting of curl lines, so a script and a pasted curl line quote alike.
+export { dq, sq } from '../http/curl.js';
 
 /**
  * Helpers every script defines: `send` (one request: status, headers and body to files, a line

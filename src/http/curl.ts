@@ -114,16 +114,26 @@ function quote(text: string, redactor: Redactor, vars?: Substitute): string {
     else {
       p.text.split(NOT_IN_DOUBLE_QUOTES).forEach((run, i) => {
         if (i % 2 === 1) out += `"${CONTROL.test(run) ? ansiC(run) : single(run)}"`;
-        else out += run.replace(/[\\"$`]/g, (c) => `\\${c}`);
+        else out += dq(run);
       });
     }
   }
   return `${out}"`;
 }
 
-function single(text: string): string {
-  if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(text)) return text;
+/** A word in single quotes (POSIX): nothing in it is expanded. */
+export function sq(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/** Text escaped for the inside of double quotes: `\`, `"`, `$` and backquotes. */
+export function dq(text: string): string {
+  return text.replace(/[\\"$`]/g, (c) => `\\${c}`);
+}
+
+/** A word as is when nothing in it is special to the shell, else in single quotes. */
+function single(text: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(text) ? text : sq(text);
 }
 
 function ansiC(text: string): string {
