@@ -65,7 +65,6 @@ class Plan {
   /** Resources whose items the script may delete (a `delete_<n>` function each). */
   private readonly deleters = new Map<string, number>();
   private readonly lines: string[] = [];
-  private uses = { jq: false };
 
   constructor(
     private readonly deps: ReproDeps,
@@ -129,7 +128,6 @@ class Plan {
           : '';
       body.push(...verdictLines(check, steps).map((l) => l.split(SENT_WORD).join(sentWord)));
     } else body.push(...verdictLines(this.check, steps));
-    if (body.join('\n').includes('jq ')) this.uses.jq = true;
     return [...this.header(body), ...prologue(), ...this.deleteFunctions(), ...body, ''].join('\n');
   }
 
@@ -137,7 +135,8 @@ class Plan {
   private header(body: string[]): string[] {
     const f = this.failure;
     const where = f.resource !== undefined ? ` on ${f.resource}` : '';
-    const needs = this.uses.jq ? 'bash, curl, jq' : 'bash, curl';
+    const usesJq = body.join('\n').includes('jq ');
+    const needs = usesJq ? 'bash, curl, jq' : 'bash, curl';
     const text = [...body, ...this.deleteFunctions()].join('\n');
     const secrets = this.deps.config.secrets.filter((s) => s.envVar && text.includes(`\${${s.envVar}`));
     const envVars = [...new Set(secrets.map((s) => s.envVar!))];
@@ -161,7 +160,7 @@ class Plan {
       const where2 = secrets.find((s) => s.envVar === name)?.source;
       out.push(`: "\${${name}:?set ${name}${where2 ? ` (${where2})` : ''} as for the audit}"`);
     }
-    if (this.uses.jq) out.push('command -v jq >/dev/null || { echo "this script needs jq" >&2; exit 2; }');
+    if (usesJq) out.push('command -v jq >/dev/null || { echo "this script needs jq" >&2; exit 2; }');
     return out;
   }
 
