@@ -88,6 +88,11 @@ export const SENT_WORD = '@SENT@';
 const SHOWS_DEF =
   'def shows($s): . as $r | if ($s | type) == "object" then ($r | type) == "object" and all($s | to_entries[]; .value == null or (.value as $v | $r[.key] | shows($v))) elif ($s | type) == "array" then ($r | type) == "array" and ($r | length) == ($s | length) and all(range(0; $s | length); . as $i | $r[$i] | shows($s[$i])) else $r == $s or ($r | tostring) == ($s | tostring) end;';
 
+/** jq, quoted: the distinct values of the `$f` members of a list's items (its ids), one a line. */
+const LISTED_IDS = sq(
+  `[.. | objects | .[$f]? | select(type == "string" or type == "number") | tostring] | unique | .[]`,
+);
+
 /** The shell lines of a verdict over the replayed steps (`evidence`: the steps of the evidence, in order). */
 export function verdictLines(check: ReproCheck, evidence: StepRef[]): string[] {
   const at = (i: number | undefined): StepRef =>
@@ -186,12 +191,9 @@ export function verdictLines(check: ReproCheck, evidence: StepRef[]): string[] {
     case 'others-gone': {
       const [before, after, del] = [at(check.before), at(check.after), at(check.deleted)];
       const gone = del.urlVar ? `"$${del.urlVar}"` : sq(del.urlId ?? '');
-      const ids = sq(
-        `[.. | objects | .[$f]? | select(type == "string" or type == "number") | tostring] | unique | .[]`,
-      );
       return [
-        `jq -r --arg f ${sq(check.idField)} ${ids} "$tmp/${before.name}.body" 2>/dev/null | grep -vxF -- ${gone} >"$tmp/before.ids"`,
-        `jq -r --arg f ${sq(check.idField)} ${ids} "$tmp/${after.name}.body" 2>/dev/null >"$tmp/after.ids"`,
+        `jq -r --arg f ${sq(check.idField)} ${LISTED_IDS} "$tmp/${before.name}.body" 2>/dev/null | grep -vxF -- ${gone} >"$tmp/before.ids"`,
+        `jq -r --arg f ${sq(check.idField)} ${LISTED_IDS} "$tmp/${after.name}.body" 2>/dev/null >"$tmp/after.ids"`,
         `missing=$(grep -vxF -f "$tmp/after.ids" "$tmp/before.ids" | head -n 5 | tr '\n' ' ')`,
         `if [ -n "$missing" ]; then verdict yes "after ${dq(del.label)}, items listed before are gone: $missing"; fi`,
         `verdict no "after ${dq(del.label)}, every other item listed before is still listed"`,
@@ -199,12 +201,9 @@ export function verdictLines(check: ReproCheck, evidence: StepRef[]): string[] {
     }
     case 'new-items': {
       const [before, after] = [at(check.before), at(check.after)];
-      const ids = sq(
-        `[.. | objects | .[$f]? | select(type == "string" or type == "number") | tostring] | unique | .[]`,
-      );
       return [
-        `jq -r --arg f ${sq(check.idField)} ${ids} "$tmp/${before.name}.body" 2>/dev/null >"$tmp/before.ids"`,
-        `jq -r --arg f ${sq(check.idField)} ${ids} "$tmp/${after.name}.body" 2>/dev/null >"$tmp/after.ids"`,
+        `jq -r --arg f ${sq(check.idField)} ${LISTED_IDS} "$tmp/${before.name}.body" 2>/dev/null >"$tmp/before.ids"`,
+        `jq -r --arg f ${sq(check.idField)} ${LISTED_IDS} "$tmp/${after.name}.body" 2>/dev/null >"$tmp/after.ids"`,
         `grep -vxF -f "$tmp/before.ids" "$tmp/after.ids" >"$tmp/new.ids" || true`,
         // What the requests made is deleted at the end, named or not.
         `while read -r made; do cleanup+=("${check.delete}:$made"); done <"$tmp/new.ids"`,
