@@ -28,6 +28,7 @@ import { baseResult, joinMessages, problemList } from './results.js';
 import { applyWaiver } from './waivers.js';
 import { logIn } from './login.js';
 import { named } from '../core/named.js';
+import { Chains, type ChainStats } from './chains.js';
 
 export interface RunOptions {
   catalogue: Check[];
@@ -58,6 +59,8 @@ export interface RunOptions {
   clock?: Clock;
   /** Source of the 429 back-off jitter, in [0, 1) (default Math.random); tests inject a fixed one. */
   random?: () => number;
+  /** Called once the run is over with its longest chain of request rounds (the bench's lower bound). */
+  onChains?: (chains: ChainStats) => void;
 }
 
 /** Real time. */
@@ -88,6 +91,7 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
   const ledger = new Ledger();
   const custody = new Custody(config, ledger);
   const hub = new ObserverHub(plan.observers, config);
+  const chains = new Chains();
   /** Off during the reachability probe and cleanup: observers judge only the checks' own traffic. */
   let observing = false;
   const client = new HttpClient({
@@ -105,6 +109,7 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
     userAgent: `conformance/${toolVersion()}`,
     network: { tls: config.tls, env: options.env },
     onNote: options.onNote,
+    onRequest: () => chains.request(),
     onExchange: (exchange) => {
       // Every answer read, the probes' and cleanup's too, tells which ids exist.
       custody.observe(exchange);
@@ -170,10 +175,12 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
       // Locks first, then a slot: a task waiting for a busy resource must not hold one of the
       // `concurrency` slots (with few resources, that left every other task waiting too).
       const lock = lockSpec(task.check.schedule, task.resource?.name, names);
-      const result = await locks.with(lock.names, () => limit(() => runTask(task, deps)), lock.mode);
+      const result = await chains.run(lock, () =>
+        locks.with(lock.names, () => limit(() => runTask(task, deps)), lock.mode),
+      );
       if (!task.silent) record(result);
     });
-    for (const task of plan.last) record(await runTask(task, deps));
+    for (const task of plan.last) record(await chains.run('last', () => runTask(task, deps)));
     const observed = hub.results(plan.resources, { hung: client.hungKinds });
     total = results.length + observed.length;
     for (const result of observed) {
@@ -185,7 +192,10 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
     observing = false;
     // Cleanup runs even after an interruption, and gives a service that stopped answering one more try.
     await client.beginCleanup(ledger.pending().length > 0 || custody.unaccountedCreates().length > 0);
-    const cleanupReport = await sendingAs({ phase: 'cleanup' }, () => cleanup(client, ledger, custody, run));
+    const cleanupReport = await chains.run('cleanup', () =>
+      sendingAs({ phase: 'cleanup' }, () => cleanup(client, ledger, custody, run)),
+    );
+    options.onChains?.(chains.stats());
     const interrupted = signal.aborted;
     return {
       tool: { name: 'conformance', version: toolVersion() },

@@ -108,6 +108,13 @@ export interface ExampleApiOptions {
   middleware?: Middleware;
   /** Clock in ms since the epoch (default `Date.now`); tests inject one to move rate-limit windows. */
   now?: () => number;
+  /**
+   * Delay before every answer, in ms (default 0: none): a service across a network, for the bench.
+   * The request is handled at once; only its answer waits.
+   */
+  latencyMs?: number;
+  /** How the latency is waited out (default a timer); tests inject one they release themselves. */
+  delay?: (ms: number) => Promise<void>;
 }
 
 /** The options with every default filled in. */
@@ -126,6 +133,8 @@ export interface ResolvedOptions {
   breaks: Breaks;
   middleware?: Middleware;
   now: () => number;
+  latencyMs: number;
+  delay: (ms: number) => Promise<void>;
 }
 
 /** Fills in defaults and rejects options that cannot work. */
@@ -158,6 +167,8 @@ export function resolveOptions(options: ExampleApiOptions = {}): ResolvedOptions
   if (rateLimit && (!(rateLimit.limit >= 0) || !(rateLimit.windowMs > 0))) {
     throw new Error('rateLimit needs limit >= 0 and windowMs > 0');
   }
+  const latencyMs = options.latencyMs ?? 0;
+  if (!(latencyMs >= 0) || !Number.isFinite(latencyMs)) throw new Error('latencyMs must be a number >= 0');
   return {
     tokens: {
       full: options.tokens?.full ?? 'demo-full-token',
@@ -176,5 +187,7 @@ export function resolveOptions(options: ExampleApiOptions = {}): ResolvedOptions
     breaks: { ...options.breaks },
     middleware: options.middleware,
     now: options.now ?? Date.now,
+    latencyMs,
+    delay: options.delay ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
   };
 }

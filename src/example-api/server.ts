@@ -129,6 +129,7 @@ async function handle(
     events.length = 0;
     reply = errorReply(500, 'internal_error', 'Unexpected server error');
   }
+  if (app.opts.latencyMs > 0) await app.opts.delay(app.opts.latencyMs);
   if (res.headersSent || res.writableEnded) return;
   if (body === 'too-large') reply.headers.Connection = 'close';
   sendReply(res, reply, style);

@@ -62,6 +62,8 @@ export interface HttpClientOptions {
   network?: NetworkOptions;
   /** Called with every completed exchange (evidence, HAR, observers). */
   onExchange?: (exchange: Exchange) => void;
+  /** Called as each request leaves (retries and redirect hops included); what it returns, once its answer is in. */
+  onRequest?: () => () => void;
   /** Called once with each warning about the secrets (e.g. a token too short to find its echoes). */
   onNote?: (note: string) => void;
 }
@@ -79,9 +81,10 @@ type Settings = Required<
     | 'network'
     | 'random'
     | 'urlShape'
+    | 'onRequest'
   >
 > &
-  Pick<HttpClientOptions, 'maxRps' | 'signal' | 'onExchange'>;
+  Pick<HttpClientOptions, 'maxRps' | 'signal' | 'onExchange' | 'onRequest'>;
 
 const DEFAULTS = {
   timeoutMs: 10_000,
@@ -415,6 +418,7 @@ export class HttpClient {
       return raw;
     }
     const timeoutMs = options.timeoutMs ?? this.opts.timeoutMs;
+    const answered = this.opts.onRequest?.();
     const raw = await this.transport.send(out, {
       timeoutMs,
       via,
@@ -423,6 +427,7 @@ export class HttpClient {
       // deleted by cleanup, instead of being left behind unknown.
       interruptible: SAFE_METHODS.has(out.method) && this.stopSignal !== undefined,
     });
+    answered?.();
     raw.sentAt = sentAt;
     raw.timeoutMs = timeoutMs;
     return raw;

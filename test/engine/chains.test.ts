@@ -1,0 +1,112 @@
+// The chain of request rounds: rounds per task, summed the way the locks serialize tasks.
+import { describe, it, expect } from '@jest/globals';
+import { Chains, type ChainStats } from '../../src/engine/chains.js';
+import { auditFixture } from '../../src/testing/check-tester.js';
+import { catalogue } from '../../suites/index.js';
+
+/** A request of the current strand, answered when the returned function is called. */
+const send = (chains: Chains) => chains.request();
+
+/** `n` requests one after another. */
+function sequential(chains: Chains, n: number): Promise<void> {
+  return (async () => {
+    for (let i = 0; i < n; i++) {
+      const answered = send(chains);
+      await Promise.resolve();
+      answered();
+    }
+  })();
+}
+
+/** `n` requests sent together, then answered. */
+async function together(chains: Chains, n: number): Promise<void> {
+  const answers = Array.from({ length: n }, () => send(chains));
+  await Promise.resolve();
+  for (const answered of answers) answered();
+}
+
+const exclusive = (...names: string[]) => ({ names, mode: 'exclusive' as const });
+const shared = (...names: string[]) => ({ names, mode: 'shared' as const });
+
+describe('chains', () => {
+  it('counts requests sent together as one round, and each later one as one more', async () => {
+    const chains = new Chains();
+    await chains.run(exclusive('widgets'), async () => {
+      await together(chains, 8);
+      await sequential(chains, 2);
+    });
+    expect(chains.stats()).toMatchObject({ rounds: 3, tasks: 3, resource: 'widgets' });
+  });
+
+  it('adds up tasks holding a resource alone, and counts the longest of those sharing it', async () => {
+    const chains = new Chains();
+    await Promise.all([
+      chains.run(exclusive('widgets'), () => sequential(chains, 2)),
+      chains.run(exclusive('widgets'), () => sequential(chains, 3)),
+      chains.run(shared('widgets'), () => sequential(chains, 4)),
+      chains.run(shared('widgets'), () => sequential(chains, 1)),
+      chains.run(exclusive('orders'), () => sequential(chains, 6)),
+    ]);
+    // widgets: 2 + 3 alone, then the longest shared task (4) = 9 rounds; orders: 6.
+    expect(chains.stats()).toMatchObject({ tasks: 9, resource: 'widgets' });
+  });
+
+  it('puts a task that writes across the API on every resource, and an unlocked one beside all', async () => {
+    const chains = new Chains();
+    await chains.run(exclusive('widgets', 'orders'), () => sequential(chains, 2));
+    await chains.run(exclusive('orders'), () => sequential(chains, 3));
+    await chains.run({ names: [], mode: 'shared' }, () => sequential(chains, 4));
+    expect(chains.stats()).toMatchObject({ tasks: 5, resource: 'orders' });
+    await chains.run({ names: [], mode: 'shared' }, () => sequential(chains, 7));
+    expect(chains.stats().tasks).toBe(7);
+    expect(chains.stats().resource).toBeUndefined();
+  });
+
+  it('adds the setup before the tasks, and the tasks run last and the cleanup after them', async () => {
+    const chains = new Chains();
+    await sequential(chains, 3); // no task yet: the setup
+    await chains.run(exclusive('widgets'), () => sequential(chains, 2));
+    await chains.run('last', () => sequential(chains, 4));
+    await chains.run('last', () => sequential(chains, 1));
+    await chains.run('cleanup', () => together(chains, 5));
+    expect(chains.stats()).toEqual({
+      rounds: 3 + 2 + 5 + 1,
+      setup: 3,
+      tasks: 2,
+      resource: 'widgets',
+      last: 5,
+      cleanup: 1,
+    });
+  });
+
+  it('follows a task through its awaits: requests of tasks running at once are counted apart', async () => {
+    const chains = new Chains();
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const slow = chains.run(exclusive('a'), async () => {
+      const answered = send(chains);
+      await held;
+      answered();
+      await sequential(chains, 1);
+    });
+    const fast = chains.run(exclusive('b'), () => sequential(chains, 3));
+    await fast;
+    release();
+    await slow;
+    expect(chains.stats()).toMatchObject({ tasks: 3, resource: 'b' });
+  });
+});
+
+describe('the chain of a full audit', () => {
+  it('is reported once the run is over, from setup to cleanup, and no longer than the requests sent', async () => {
+    const seen: ChainStats[] = [];
+    const { result } = await auditFixture(catalogue, { run: { onChains: (c) => seen.push(c) } });
+    expect(seen).toHaveLength(1);
+    const [chain] = seen;
+    expect(chain.setup).toBeGreaterThan(0);
+    expect(chain.tasks).toBeGreaterThan(0);
+    expect(chain.cleanup).toBeGreaterThan(0);
+    expect(chain.rounds).toBe(chain.setup + chain.tasks + chain.last + chain.cleanup);
+    expect(chain.rounds).toBeLessThan(result.summary.requests);
+  });
+});
