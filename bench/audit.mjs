@@ -9,6 +9,7 @@ const config = await benchConfig(input);
 // Time requests spent in flight, summed: divided by the wall time it is the average concurrency reached.
 let inFlightMs = 0;
 let lastResultAt = 0;
+let chain;
 const cpu = process.cpuUsage();
 const started = performance.now();
 const result = await runAudit(config, {
@@ -17,6 +18,8 @@ const result = await runAudit(config, {
   onExchange: (exchange) => (inFlightMs += exchange.durationMs),
   // The last result is known before the cleanup starts: what follows it is the cleanup's time.
   onResult: () => (lastResultAt = performance.now()),
+  // The longest chain of request rounds that had to follow one another (src/engine/chains.ts).
+  onChains: (stats) => (chain = stats),
 });
 const wallMs = performance.now() - started;
 const { user, system } = process.cpuUsage(cpu);
@@ -41,5 +44,6 @@ process.stdout.write(
       (r) => `${r.status} ${r.checkId} ${r.resource ?? '-'}: ${(r.message ?? '').slice(0, 160)}`,
     ),
     leftovers: result.cleanup.leftovers.length,
+    chain,
   })}\n`,
 );

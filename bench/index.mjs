@@ -5,7 +5,11 @@
 // Figures are medians of --runs runs. Nothing here asserts a time: it prints a table.
 //
 //   npm run bench -- [--sizes 2,10,50] [--runs 3] [--concurrency 8] [--profile] [--scale]
+//                    [--latency 30,100] [--latency-sizes 10]
 //
+// --latency: rows against an API that holds every answer that many ms (the example API's latencyMs),
+// at each of --latency-sizes, one run each (their time is the latency's, not the machine's noise);
+// `--latency 0` leaves them out. Every row also gets the chain lower bound (see bench/table.mjs).
 // --profile writes a V8 CPU profile of every audit to bench/profiles/ (see bench/profile-summary.mjs).
 // --scale: the large-API rows (default sizes 1000,10000, one run each), without the baseline loops
 // and the demo row, with the heap left after a GC; `--scale --sizes 1000,2000` picks other sizes.
@@ -27,12 +31,21 @@ const { values: args } = parseArgs({
     concurrency: { type: 'string', default: '8' },
     profile: { type: 'boolean', default: false },
     scale: { type: 'boolean', default: false },
+    latency: { type: 'string', default: '30,100' },
+    'latency-sizes': { type: 'string', default: '10' },
   },
 });
 const scale = args.scale;
 const sizes = (args.sizes ?? (scale ? '1000,10000' : '2,10,50')).split(',').map(Number);
 const runs = Math.max(1, Number(args.runs ?? (scale ? 1 : 3)));
 const concurrency = Math.max(1, Number(args.concurrency));
+const latencies = scale
+  ? []
+  : args.latency
+      .split(',')
+      .map(Number)
+      .filter((ms) => ms > 0);
+const latencySizes = args['latency-sizes'].split(',').map(Number);
 // The bench API has no rate limit, so the audit and the loop both run at full speed against the same
 // server; the burst of the rate-limit check is bounded low (no 429 is expected without a limit).
 // The "demo" row keeps the example API and config/example.yaml exactly as `conformance demo` runs them.
@@ -120,8 +133,14 @@ function recorder() {
  * the same server, and a replay of the audit's own requests against a fresh one. `demo` keeps the
  * demo's API and config, and has no baseline.
  */
-async function measure(resources, demo) {
-  const options = demo ? {} : { extraResources: resources - DEFAULT_RESOURCES, rateLimit: false };
+async function measure(resources, demo, latencyMs = 0) {
+  const options = demo
+    ? {}
+    : {
+        extraResources: resources - DEFAULT_RESOURCES,
+        rateLimit: false,
+        ...(latencyMs > 0 ? { latencyMs } : {}),
+      };
   const record = recorder();
   // The scale rows have no baseline: nothing is recorded for a replay.
   const api = createExampleApi(demo || scale ? options : { ...options, middleware: record.middleware });
@@ -137,7 +156,7 @@ async function measure(resources, demo) {
             '--cpu-prof-dir',
             here('./profiles'),
             '--cpu-prof-name',
-            `audit-${demo ? 'demo' : resources}-${Date.now()}.cpuprofile`,
+            `audit-${demo ? 'demo' : resources}${latencyMs > 0 ? `-${latencyMs}ms` : ''}-${Date.now()}.cpuprofile`,
           ]
         : []),
     ];
@@ -181,14 +200,19 @@ async function measure(resources, demo) {
 const machine = { cores: cpus().length, loadBefore: loadavg()[0] };
 const rows = [];
 const demoRow = scale ? [] : [{ n: DEFAULT_RESOURCES, demo: true }];
-for (const n of [...sizes.map((n) => ({ n, demo: false })), ...demoRow]) {
+const latencyRows = latencies.flatMap((latencyMs) =>
+  latencySizes.map((n) => ({ n, demo: false, latencyMs })),
+);
+for (const n of [...sizes.map((n) => ({ n, demo: false })), ...demoRow, ...latencyRows]) {
   const samples = [];
-  for (let i = 0; i < runs; i++) samples.push(await measure(n.n, n.demo));
+  for (let i = 0; i < (n.latencyMs ? 1 : runs); i++) samples.push(await measure(n.n, n.demo, n.latencyMs));
   const audit = medianRun(samples.map((s) => s.audit));
   const loop = n.demo || scale ? undefined : medianRun(samples.map((s) => s.loop));
   const replay = n.demo || scale ? undefined : medianRun(samples.map((s) => s.replay));
   rows.push({ ...n, audit, loop, replay, peakRss: Math.max(...samples.map((s) => s.audit.peakRss)) });
-  process.stderr.write(`bench: N=${n.n}${n.demo ? ' (demo)' : ''} done\n`);
+  process.stderr.write(
+    `bench: N=${n.n}${n.demo ? ' (demo)' : ''}${n.latencyMs ? ` at ${n.latencyMs} ms` : ''} done\n`,
+  );
 }
 
 const bin = here('../bin/conformance');
