@@ -108,6 +108,90 @@ function describeError(error: ErrorObject, prefix: string, value: unknown): stri
   }
 }
 
+/** Bodies remembered per resource, at most (then forgotten all at once), and the longest remembered. */
+const MEMO_BODIES = 256;
+const MEMO_BODY_CHARS = 16 * 1024;
+/** Items remembered per resource, at most. */
+const MEMO_ITEMS = 4096;
+
+/** What one resource's answers were found to be: by body text, and by item (as JSON). */
+interface Memo {
+  bodies: Map<string, string[] | typeof NOT_JUDGED>;
+  items: Map<string, ErrorObject[] | null>;
+}
+
+/**
+ * Verdicts already reached, per resource: the audit reads the same collection and items again and
+ * again (every state comparison does), and validating each element each time was a large part of
+ * its CPU. A body is judged from its text alone, so the same text gets the same problems.
+ */
+const memos = new WeakMap<ResourceConfig, Memo>();
+
+function memoOf(resource: ResourceConfig): Memo {
+  let memo = memos.get(resource);
+  if (!memo) memos.set(resource, (memo = { bodies: new Map(), items: new Map() }));
+  return memo;
+}
+
+/** The problems of an answer (NOT_JUDGED: nothing in it to judge), from the memo when its body was seen. */
+function memoised(x: Exchange, what: Representation): string[] | typeof NOT_JUDGED {
+  // Only whole bodies (a large one keeps an excerpt as text); a write and a read of the same body
+  // differ (an acknowledgement carrying only the id is judged on reads alone).
+  if (x.truncated || x.text.length > MEMO_BODY_CHARS) return judge(x, what);
+  const memo = memoOf(what.resource);
+  const key = `${what.kind}${x.method === 'GET' ? 'r' : 'w'}${x.text}`;
+  const known = memo.bodies.get(key);
+  if (known !== undefined) return known;
+  const verdict = judge(x, what);
+  if (memo.bodies.size >= MEMO_BODIES) memo.bodies.clear();
+  memo.bodies.set(key, verdict);
+  return verdict;
+}
+
+/** The schema errors of one item (null: it matches), from the memo when an equal item was judged. */
+function itemErrors(validate: ValidateFunction, item: unknown, memo: Memo): ErrorObject[] | null {
+  const key = JSON.stringify(item) ?? '';
+  const known = memo.items.get(key);
+  if (known !== undefined) return known;
+  const errors = validate(item) ? null : (validate.errors ?? []);
+  if (memo.items.size >= MEMO_ITEMS) memo.items.clear();
+  memo.items.set(key, errors);
+  return errors;
+}
+
+/** The problems of an answer: each error in words, pointers relative to the body; NOT_JUDGED: nothing to judge. */
+function judge(x: Exchange, what: Representation): string[] | typeof NOT_JUDGED {
+  const validate = validatorFor(what.resource.schema as Record<string, unknown>);
+  const memo = memoOf(what.resource);
+  const problems: string[] = [];
+  let judged = 0;
+  if (what.kind === 'list') {
+    const list = unwrapList(x.json, what.resource.name);
+    if (!list) return NOT_JUDGED; // not a list at all: MTH-READ's business, not the schema's
+    const prefix = pointerTo(x.json, list) ?? '';
+    list.forEach((element, i) => {
+      judged++;
+      for (const e of itemErrors(validate, element, memo) ?? [])
+        problems.push(describeError(e, `${prefix}/${i}`, element));
+    });
+  } else {
+    // An item read through a query filter that matched nothing is an empty list: no item to judge.
+    if (Array.isArray(x.json) && x.json.length === 0) return NOT_JUDGED;
+    const item = unwrapItemLoose(x.json, what.resource.idField) ?? x.json;
+    // A create/change answer may be an acknowledgement carrying just the id: not a representation.
+    const keys = isObject(item) ? Object.keys(item) : undefined;
+    if (x.method !== 'GET' && keys && keys.every((k) => k === what.resource.idField)) return NOT_JUDGED;
+    judged++;
+    const errors = itemErrors(validate, item, memo);
+    if (errors) {
+      const prefix = pointerTo(x.json, item) ?? '';
+      for (const e of errors) problems.push(describeError(e, prefix, item));
+    }
+  }
+  if (judged === 0) return NOT_JUDGED; // an empty list holds nothing to validate
+  return problems;
+}
+
 export default defineCheck({
   kind: 'observer',
   id: 'matches-schema',
@@ -134,33 +218,8 @@ export default defineCheck({
     if (x.status === undefined || x.status < 200 || x.status > 299 || !x.isJson) return NOT_JUDGED;
     const what = representationOf(x, config);
     if (!what?.resource.schema) return NOT_JUDGED;
-    const validate = validatorFor(what.resource.schema);
-    const problems: string[] = [];
-    let judged = 0;
-    if (what.kind === 'list') {
-      const list = unwrapList(x.json, what.resource.name);
-      if (!list) return NOT_JUDGED; // not a list at all: MTH-READ's business, not the schema's
-      const prefix = pointerTo(x.json, list) ?? '';
-      list.forEach((element, i) => {
-        judged++;
-        if (!validate(element)) {
-          for (const e of validate.errors ?? []) problems.push(describeError(e, `${prefix}/${i}`, element));
-        }
-      });
-    } else {
-      // An item read through a query filter that matched nothing is an empty list: no item to judge.
-      if (Array.isArray(x.json) && x.json.length === 0) return NOT_JUDGED;
-      const item = unwrapItemLoose(x.json, what.resource.idField) ?? x.json;
-      // A create/change answer may be an acknowledgement carrying just the id: not a representation.
-      const keys = isObject(item) ? Object.keys(item) : undefined;
-      if (x.method !== 'GET' && keys && keys.every((k) => k === what.resource.idField)) return NOT_JUDGED;
-      judged++;
-      if (!validate(item)) {
-        const prefix = pointerTo(x.json, item) ?? '';
-        for (const e of validate.errors ?? []) problems.push(describeError(e, prefix, item));
-      }
-    }
-    if (judged === 0) return NOT_JUDGED; // an empty list holds nothing to validate
+    const problems = memoised(x, what);
+    if (problems === NOT_JUDGED) return NOT_JUDGED;
     if (problems.length === 0) return undefined;
     const shown = problems.slice(0, MAX_ERRORS);
     const more = problems.length > MAX_ERRORS ? `, and ${problems.length - MAX_ERRORS} more` : '';

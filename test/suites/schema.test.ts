@@ -190,3 +190,27 @@ describe('matches-schema', () => {
     );
   });
 });
+
+describe('matches-schema remembers verdicts', () => {
+  it('still names each of two identical invalid items, on every answer that carries them', async () => {
+    const { result } = await auditFixture([matchesSchema, readCollectionAndItem], {
+      api: {
+        middleware: rewriteJson(isWidgetList, (body) => {
+          const list = (body as { data: Array<Record<string, unknown>> }).data;
+          const bad = { ...list[0], price: 'free' };
+          list.splice(0, list.length, bad, { ...bad });
+          return body;
+        }),
+      },
+    });
+    const widgets = result.results.find((r) => r.checkId === 'matches-schema' && r.resource === 'widgets');
+    const wrong = (at: number) =>
+      `/data/${at}/price is a string, the schema wants number (keyword "type" at #/properties/price/type)`;
+    expect(widgets?.status).toBe('failed');
+    // The same list read twice: judged once, reported as before (each read counted, each item named).
+    expect(widgets?.message).toBe(
+      `2 of 5 responses broke the rule: GET /v1/widgets answered 200 with a list that does not match the widgets schema: ${wrong(0)}; ${wrong(1)} (2 times)`,
+    );
+    expect(widgets?.evidence).toHaveLength(1);
+  });
+});
