@@ -300,6 +300,21 @@ export class TargetIndex {
    * one (`/a/b`: the collection b, not the item b of /a).
    */
   find(url: string): Target | undefined {
+    // The same URL is looked up several times per request (the context, custody, observers...).
+    if (this.recent.has(url)) {
+      const hit = this.recent.get(url);
+      return hit && { ...hit };
+    }
+    const found = this.lookUp(url);
+    if (this.recent.size >= RECENT_URLS) this.recent.clear();
+    this.recent.set(url, found);
+    return found && { ...found };
+  }
+
+  /** URLs looked up lately, and what they name. */
+  private readonly recent = new Map<string, Target | undefined>();
+
+  private lookUp(url: string): Target | undefined {
     let parsed: URL;
     try {
       parsed = new URL(url);
@@ -320,6 +335,8 @@ export class TargetIndex {
 }
 
 const NO_QUERY = new URLSearchParams();
+/** URLs a TargetIndex remembers (then it forgets them all at once). */
+const RECENT_URLS = 1024;
 
 /**
  * The resource a URL names among `resources` (see `TargetIndex.find`, which a caller that looks

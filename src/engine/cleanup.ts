@@ -1,4 +1,5 @@
 // End-of-run cleanup: delete what the ledger holds (only while it still holds what the audit wrote), report the rest.
+import pLimit from 'p-limit';
 import type { AuditConfig, CleanupReport, ResourceConfig } from '../core/types.js';
 import type { HttpClient } from '../http/client.js';
 import { idOf, unwrapItem } from '../core/shapes.js';
@@ -24,60 +25,25 @@ export async function cleanup(
   ledger: Ledger,
   custody: Custody,
   config: AuditConfig,
+  concurrency = 1,
 ): Promise<CleanupReport> {
   const recovery = await recover(client, ledger, custody, config);
   const leftovers: CleanupReport['leftovers'] = [...ledger.untrackableLeftovers, ...recovery.leftovers];
   const errorBodies: NonNullable<CleanupReport['deletedWithErrorBody']> = [];
+  const entries = ledger.all();
+  // Items are independent unless a resource is nested: then a child (created later, listed first)
+  // must be gone before its parent, and they go one at a time as listed. Outcomes are reported in
+  // the ledger's order however the deletions interleave.
+  const inTurn = config.resources.some((r) => r.parent !== undefined || r.path.includes('{'));
+  const limit = pLimit(inTurn ? 1 : Math.max(1, concurrency));
+  const outcomes = await Promise.all(
+    entries.map((entry) => limit(() => cleanOne(client, ledger, entry, config))),
+  );
   let deleted = 0;
-  for (const entry of ledger.all()) {
-    const url = client.redactor.text(client.resolve(entry.path));
-    // Said of an item a check's DELETE had already removed (as far as its answer told).
-    let deletion = 'deleted during the checks';
-    const r = named(config.resources, entry.resource);
-    if (!entry.deleted) {
-      const changed = r ? await notAsWritten(client, entry, r, config.ignoreFields) : undefined;
-      if (changed) {
-        leftovers.push({
-          resource: entry.resource,
-          url,
-          reason: client.redactor.text(`not deleted: ${changed}`),
-        });
-        continue;
-      }
-      const exchange = await client.send({ method: 'DELETE', path: entry.path, auth: 'full' });
-      const status = exchange.status;
-      if (status === undefined || !((status >= 200 && status < 300) || status === 404 || status === 410)) {
-        leftovers.push({
-          resource: entry.resource,
-          url,
-          reason:
-            status === undefined
-              ? `DELETE failed: ${exchange.error?.message ?? 'no answer'}`
-              : `DELETE answered ${status}`,
-        });
-        continue;
-      }
-      ledger.markDeleted(entry.path);
-      deletion = `DELETE answered ${status}`;
-    }
-    const check = await client.send({ method: 'GET', path: entry.path, auth: 'full' });
-    const now = existence(check, r ?? 'id');
-    if (now === 'exists') {
-      leftovers.push({
-        resource: entry.resource,
-        url,
-        reason: `${deletion}, but GET still answers ${check.status}: the item is still there`,
-      });
-      continue;
-    }
-    if (now === 'error-body') {
-      errorBodies.push({
-        resource: entry.resource,
-        url,
-        reason: `${deletion}; ${deletedWithErrorBody(check.status as number)}`,
-      });
-    }
-    deleted++;
+  for (const outcome of outcomes) {
+    if (outcome.leftover) leftovers.push(outcome.leftover);
+    else deleted++;
+    if (outcome.errorBody) errorBodies.push(outcome.errorBody);
   }
   return {
     created: deleted + leftovers.length,
@@ -86,6 +52,66 @@ export async function cleanup(
     ...(recovery.recovered.length > 0 ? { recovered: recovery.recovered } : {}),
     ...(errorBodies.length > 0 ? { deletedWithErrorBody: errorBodies } : {}),
   };
+}
+
+type Leftover = CleanupReport['leftovers'][number];
+
+/** What became of one ledger entry: left behind (with the reason), or gone (perhaps with an error body). */
+async function cleanOne(
+  client: HttpClient,
+  ledger: Ledger,
+  entry: LedgerEntry,
+  config: AuditConfig,
+): Promise<{ leftover?: Leftover; errorBody?: Leftover }> {
+  const url = client.redactor.text(client.resolve(entry.path));
+  // Said of an item a check's DELETE had already removed (as far as its answer told).
+  let deletion = 'deleted during the checks';
+  const r = named(config.resources, entry.resource);
+  if (!entry.deleted) {
+    const changed = r ? await notAsWritten(client, entry, r, config.ignoreFields) : undefined;
+    if (changed) {
+      return {
+        leftover: { resource: entry.resource, url, reason: client.redactor.text(`not deleted: ${changed}`) },
+      };
+    }
+    const exchange = await client.send({ method: 'DELETE', path: entry.path, auth: 'full' });
+    const status = exchange.status;
+    if (status === undefined || !((status >= 200 && status < 300) || status === 404 || status === 410)) {
+      return {
+        leftover: {
+          resource: entry.resource,
+          url,
+          reason:
+            status === undefined
+              ? `DELETE failed: ${exchange.error?.message ?? 'no answer'}`
+              : `DELETE answered ${status}`,
+        },
+      };
+    }
+    ledger.markDeleted(entry.path);
+    deletion = `DELETE answered ${status}`;
+  }
+  const check = await client.send({ method: 'GET', path: entry.path, auth: 'full' });
+  const now = existence(check, r ?? 'id');
+  if (now === 'exists') {
+    return {
+      leftover: {
+        resource: entry.resource,
+        url,
+        reason: `${deletion}, but GET still answers ${check.status}: the item is still there`,
+      },
+    };
+  }
+  if (now === 'error-body') {
+    return {
+      errorBody: {
+        resource: entry.resource,
+        url,
+        reason: `${deletion}; ${deletedWithErrorBody(check.status as number)}`,
+      },
+    };
+  }
+  return {};
 }
 
 /**

@@ -18,6 +18,9 @@ export interface Creation {
   namedAt: NamedAt;
 }
 
+/** Answers up to this many characters keep their exchange and make their evidence only when asked. */
+const LAZY_UP_TO = 8 * 1024;
+
 /** How deep the search for the id in a create's answer goes. */
 const DEPTH = 6;
 
@@ -25,6 +28,8 @@ const DEPTH = 6;
 export class Creations {
   private readonly byPath = new Map<string, Creation>();
   private readonly byEvidence = new WeakMap<Evidence, Creation>();
+  /** Creations not yet in `byEvidence`: their evidence is made only when a reproduction asks. */
+  private unindexed: Creation[] = [];
   /** Per resource: where the first adopted create named its item (POSTs the audit did not adopt). */
   private readonly firstNamedAt = new Map<string, NamedAt>();
   private seq = 0;
@@ -33,9 +38,22 @@ export class Creations {
   note(resource: string, path: string, id: string, x: Exchange, fromBody: boolean, idField: string): void {
     const found = fromBody ? pathTo(x.json, id, idField) : undefined;
     const namedAt: NamedAt = found ? { body: found } : 'location';
-    const creation = { resource, path, id, seq: this.seq++, evidence: x.evidence, namedAt };
+    // The evidence is the exchange's, made when first read: building (and redacting) it for every
+    // create was a part of each run's CPU, and only a failure's reproduction reads it. A large
+    // answer gets its evidence now, so that the exchange (its whole body) is not kept for it.
+    const source: { readonly evidence: Evidence } = x.text.length > LAZY_UP_TO ? { evidence: x.evidence } : x;
+    const creation: Creation = {
+      resource,
+      path,
+      id,
+      seq: this.seq++,
+      get evidence() {
+        return source.evidence;
+      },
+      namedAt,
+    };
     this.byPath.set(path, creation);
-    this.byEvidence.set(creation.evidence, creation);
+    this.unindexed.push(creation);
     if (!this.firstNamedAt.has(resource)) this.firstNamedAt.set(resource, namedAt);
   }
 
@@ -46,6 +64,8 @@ export class Creations {
 
   /** The creation this evidence is the create of, if it is one. */
   made(evidence: Evidence): Creation | undefined {
+    for (const creation of this.unindexed) this.byEvidence.set(creation.evidence, creation);
+    this.unindexed = [];
     return this.byEvidence.get(evidence);
   }
 

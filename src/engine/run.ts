@@ -193,7 +193,7 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
     // Cleanup runs even after an interruption, and gives a service that stopped answering one more try.
     await client.beginCleanup(ledger.pending().length > 0 || custody.unaccountedCreates().length > 0);
     const cleanupReport = await chains.run('cleanup', () =>
-      sendingAs({ phase: 'cleanup' }, () => cleanup(client, ledger, custody, run)),
+      sendingAs({ phase: 'cleanup' }, () => cleanup(client, ledger, custody, run, concurrency)),
     );
     options.onChains?.(chains.stats());
     const interrupted = signal.aborted;

@@ -229,7 +229,10 @@ export class HttpClient {
   async send(options: SendOptions, resource?: string, via?: Dispatcher): Promise<Exchange> {
     const out = this.outgoing(options, resource);
     // What ERR-SERVER names about a request that got no answer: its kind of body and credential.
-    const sent = { bodyKind: bodyKind(out), credential: this.credentialKind(options.auth) };
+    const sent = {
+      bodyKind: bodyKind(out, serialisedKind(options)),
+      credential: this.credentialKind(options.auth),
+    };
     const refused = await this.refusal(out.url);
     if (refused) return Object.assign(notSent(out, refused, resource, this.redactor, this.connection), sent);
     const admitted = await this.hangs.admit(out, resource, sent);
@@ -454,6 +457,19 @@ export class HttpClient {
     this.opts.onExchange?.(exchange);
     return exchange;
   }
+}
+
+/**
+ * 'object' or 'array' when the body is the client's own JSON of a plain object or an array (its
+ * kind is then known without parsing it back); undefined for anything else.
+ */
+function serialisedKind(options: SendOptions): 'object' | 'array' | undefined {
+  const json: unknown = options.json;
+  if (options.body !== undefined || json === null || typeof json !== 'object') return undefined;
+  if (typeof (json as { toJSON?: unknown }).toJSON === 'function') return undefined;
+  if (Array.isArray(json)) return 'array';
+  const proto: unknown = Object.getPrototypeOf(json);
+  return proto === Object.prototype || proto === null ? 'object' : undefined;
 }
 
 /** What the client tells observers about a request beyond its record: its kind of body and credential. */

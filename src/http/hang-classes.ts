@@ -146,14 +146,19 @@ export class HangClasses {
   }
 }
 
-/** "unparseable JSON", "a JSON object", "no body", "an empty body sent as text/plain"… */
-export function bodyKind(out: Pick<Outgoing, 'body' | 'headers'>): string {
+/**
+ * "unparseable JSON", "a JSON object", "no body", "an empty body sent as text/plain"…
+ * `serialised`: the body is known to be the JSON of an object or an array (the client serialised
+ * it), so it is not parsed again.
+ */
+export function bodyKind(out: Pick<Outgoing, 'body' | 'headers'>, serialised?: 'object' | 'array'): string {
   const body = out.body;
   if (body === undefined) return 'no body';
   const type = (out.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
   const json = type === 'application/json' || type.endsWith('+json');
   const as = type === '' ? ' sent without Content-Type' : json ? '' : ` sent as ${type}`;
   if (body.length > MAX_PARSED) return `a body of over ${MAX_PARSED / 1024} KB${as}`;
+  if (serialised !== undefined) return `a JSON ${serialised}${as}`;
   const text = typeof body === 'string' ? body : body.toString('utf8');
   if (text.trim() === '') return `an empty body${as}`;
   let value: unknown;

@@ -40,6 +40,8 @@ export class Pacer {
   private decreasedAt = -Infinity;
   /** When recent paced requests were answered other than 429 (the last second's). */
   private admitted: number[] = [];
+  /** Entries of `admitted` before this index are older than a second (dropped lazily, see recentAdmitted). */
+  private admittedFrom = 0;
   /** What the service's last answer said is left of its budget, and when it resets. */
   private budget: { left: number; low: number; resetAt: number } | undefined;
 
@@ -78,7 +80,7 @@ export class Pacer {
   answered(headers: Record<string, string>): void {
     const now = this.clock.now();
     this.admitted.push(now);
-    if (this.admitted.length > 4096) this.recentAdmitted(now);
+    if (this.admitted.length - this.admittedFrom > 4096) this.recentAdmitted(now);
     if (this.rate !== undefined) this.rate += INCREASE_PER_S / this.rate;
     const told = rateBudget(headers, now);
     if (told) {
@@ -142,8 +144,16 @@ export class Pacer {
 
   /** Answers other than 429 in the last second (older ones are dropped). */
   private recentAdmitted(now: number): number {
-    const from = this.admitted.findIndex((t) => t > now - 1000);
-    this.admitted = from < 0 ? [] : this.admitted.slice(from);
-    return this.admitted.length;
+    // Times only grow: skip the old ones from where the last look stopped, and copy the array only
+    // once most of it is old (a scan and a copy at every answer made a fast run quadratic).
+    const since = now - 1000;
+    let from = this.admittedFrom;
+    while (from < this.admitted.length && this.admitted[from] <= since) from++;
+    if (from > 1024 && from * 2 > this.admitted.length) {
+      this.admitted = this.admitted.slice(from);
+      from = 0;
+    }
+    this.admittedFrom = from;
+    return this.admitted.length - from;
   }
 }
