@@ -28,8 +28,14 @@ export interface ChainStats {
  * sent after an answer (whether or not it needed it) counts one more.
  */
 class Rounds {
-  private answered = 0;
-  deepest = 0;
+  answered: number;
+  deepest: number;
+
+  /** `base`: the rounds already behind the strand when it starts (see `strand`). */
+  constructor(base = 0) {
+    this.answered = base;
+    this.deepest = base;
+  }
 
   start(): () => void {
     const round = this.answered + 1;
@@ -37,6 +43,27 @@ class Rounds {
     return () => {
       if (round > this.answered) this.answered = round;
     };
+  }
+}
+
+/** The strand of work requests are counted in now (module-wide: `strand` needs no engine handle). */
+const current = new AsyncLocalStorage<Rounds>();
+
+/**
+ * Runs `work` as a strand of its own beside others of the same task: its requests depend on what
+ * was answered before it started, not on its siblings'. Without it, requests a task sends side by
+ * side but a few at a time (to stay within --concurrency) would count as following one another.
+ * The task continues after it from the deepest round the strand reached.
+ */
+export async function strand<T>(work: () => Promise<T>): Promise<T> {
+  const parent = current.getStore();
+  if (!parent) return work();
+  const rounds = new Rounds(parent.answered);
+  try {
+    return await current.run(rounds, work);
+  } finally {
+    parent.answered = Math.max(parent.answered, rounds.answered);
+    parent.deepest = Math.max(parent.deepest, rounds.deepest);
   }
 }
 
@@ -50,7 +77,6 @@ export type ChainPart = LockSpec | 'last' | 'cleanup';
  * follow everything.
  */
 export class Chains {
-  private readonly current = new AsyncLocalStorage<Rounds>();
   private readonly setup = new Rounds();
   /** Requests of no task sent while tasks run: a strand beside them. */
   private readonly between = new Rounds();
@@ -63,7 +89,7 @@ export class Chains {
 
   /** Called as a request leaves; the function it returns, once its answer (or failure) is in. */
   request(): () => void {
-    return (this.current.getStore() ?? (this.started ? this.between : this.setup)).start();
+    return (current.getStore() ?? (this.started ? this.between : this.setup)).start();
   }
 
   /** Runs a task (or the cleanup) counting the rounds of the requests it sends. */
@@ -71,7 +97,7 @@ export class Chains {
     this.started = true;
     const rounds = new Rounds();
     try {
-      return await this.current.run(rounds, work);
+      return await current.run(rounds, work);
     } finally {
       this.add(part, rounds.deepest);
     }

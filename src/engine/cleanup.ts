@@ -10,6 +10,7 @@ import type { Custody } from './custody.js';
 import { recover } from './recovery.js';
 import { basePathOf, targetIn } from '../core/addressing.js';
 import { named } from '../core/named.js';
+import { strand } from './chains.js';
 
 /**
  * First looks for what creates without a usable answer stored (see recover). Then, for every
@@ -37,7 +38,12 @@ export async function cleanup(
   const inTurn = config.resources.some((r) => r.parent !== undefined || r.path.includes('{'));
   const limit = pLimit(inTurn ? 1 : Math.max(1, concurrency));
   const outcomes = await Promise.all(
-    entries.map((entry) => limit(() => cleanOne(client, ledger, entry, config))),
+    entries.map((entry) => {
+      const one = () => limit(() => cleanOne(client, ledger, entry, config));
+      // Independent items: each a strand of its own from the start, not from when its slot comes
+      // (the chain counts what must follow, not what waits for a slot; see chains.ts).
+      return inTurn ? one() : strand(one);
+    }),
   );
   let deleted = 0;
   for (const outcome of outcomes) {

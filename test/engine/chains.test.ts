@@ -1,6 +1,6 @@
 // The chain of request rounds: rounds per task, summed the way the locks serialize tasks.
 import { describe, it, expect } from '@jest/globals';
-import { Chains, type ChainStats } from '../../src/engine/chains.js';
+import { Chains, strand, type ChainStats } from '../../src/engine/chains.js';
 import { auditFixture } from '../../src/testing/check-tester.js';
 import { catalogue } from '../../suites/index.js';
 
@@ -108,5 +108,31 @@ describe('the chain of a full audit', () => {
     expect(chain.cleanup).toBeGreaterThan(0);
     expect(chain.rounds).toBe(chain.setup + chain.tasks + chain.last + chain.cleanup);
     expect(chain.rounds).toBeLessThan(result.summary.requests);
+  });
+});
+
+describe('strands', () => {
+  it('counts requests sent side by side a few at a time as one round each, not as a chain', async () => {
+    const chains = new Chains();
+    await chains.run('cleanup', async () => {
+      await sequential(chains, 1);
+      // Four strands of two requests each, run one at a time: they wait for each other, but need not.
+      let turn = Promise.resolve();
+      await Promise.all(
+        Array.from({ length: 4 }, () =>
+          strand(() => {
+            const mine = turn.then(() => sequential(chains, 2));
+            turn = mine;
+            return mine;
+          }),
+        ),
+      );
+      await sequential(chains, 1);
+    });
+    expect(chains.stats().cleanup).toBe(1 + 2 + 1);
+  });
+
+  it('outside any counted work, runs the work as it is', async () => {
+    await expect(strand(async () => 7)).resolves.toBe(7);
   });
 });
