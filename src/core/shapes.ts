@@ -147,12 +147,13 @@ export function deepEqual(a: unknown, b: unknown): boolean {
 
 /** A copy of a JSON value with the named fields removed at every depth. */
 export function withoutFields(value: unknown, fields: Iterable<string>): unknown {
-  const drop = new Set(fields);
+  // Called for every element of every list compared: no new set when given one, no entry pairs.
+  const drop: ReadonlySet<string> = fields instanceof Set ? fields : new Set(fields);
   const walk = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(walk);
     if (isObject(v)) {
       const out: Record<string, unknown> = {};
-      for (const [k, inner] of Object.entries(v)) if (!drop.has(k)) out[k] = walk(inner);
+      for (const k of Object.keys(v)) if (!drop.has(k)) out[k] = walk(v[k]);
       return out;
     }
     return v;

@@ -39,7 +39,8 @@ interface Tally {
 
 /** Feeds exchanges to observers as they happen, keeping only counts and the first evidence. */
 export class ObserverHub {
-  private readonly tallies = new Map<string, Tally>();
+  /** Per observer (in `observers` order), the tallies by resource name ('' for API-wide). */
+  private readonly tallies: Array<Map<string, Tally>>;
   /** Per observer id: the groups its `group` hook filed exchanges under. */
   private readonly groups = new Map<string, Map<string, ExchangeGroup>>();
   /** The resources of each group, as a set (`group.resources` keeps their order). */
@@ -48,12 +49,20 @@ export class ObserverHub {
   constructor(
     private readonly observers: ObserverCheck[],
     private readonly config: AuditConfig,
-  ) {}
+  ) {
+    this.tallies = observers.map(() => new Map());
+  }
+
+  private tallyOf(observer: ObserverCheck, resource: string): Tally | undefined {
+    return this.tallies[this.observers.indexOf(observer)]?.get(resource);
+  }
 
   inspect(exchange: Exchange): void {
-    for (const observer of this.observers) {
-      const key = `${observer.id}\u0000${exchange.resource ?? ''}`;
-      let tally = this.tallies.get(key);
+    const resource = exchange.resource ?? '';
+    for (let at = 0; at < this.observers.length; at++) {
+      const observer = this.observers[at];
+      const tallies = this.tallies[at];
+      let tally = tallies.get(resource);
       if (!tally) {
         tally = {
           seen: 0,
@@ -66,7 +75,7 @@ export class ObserverHub {
           evidence: [],
           severity: undefined,
         };
-        this.tallies.set(key, tally);
+        tallies.set(resource, tally);
       }
       tally.seen++;
       if (exchange.status !== undefined) tally.answered++;
@@ -172,9 +181,9 @@ export class ObserverHub {
     for (const observer of this.observers) {
       const summaries = this.summaries(observer, resources, facts);
       const names: Array<string | undefined> = resources.map((r) => r.name);
-      if (this.tallies.has(`${observer.id}\u0000`) || summaries.has('')) names.push(undefined);
+      if (this.tallyOf(observer, '') || summaries.has('')) names.push(undefined);
       for (const name of names) {
-        const tally = this.tallies.get(`${observer.id}\u0000${name ?? ''}`);
+        const tally = this.tallyOf(observer, name ?? '');
         const across = summaries.get(name ?? '') ?? [];
         const base = baseResult(observer, name);
         const notApplicable = observer.skipReason?.(named(resources, name), this.config);
