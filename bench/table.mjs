@@ -39,17 +39,22 @@ const rowName = ({ n, demo, latencyMs }) =>
  */
 const latencyOf = ({ latencyMs, audit }) => latencyMs || audit.inFlightMs / audit.requests;
 
-/** Chain rounds, the lower bound they allow (rounds x latency), and how far the wall time is from it. */
-function chainCells(row) {
+/**
+ * Chain rounds, the lower bound they allow (rounds x latency), the bound --concurrency allows
+ * (requests x latency / concurrency: no more than that many requests are ever in flight), and how
+ * far the wall time is from the chain's bound.
+ */
+function chainCells(row, concurrency) {
   const { chain } = row.audit;
-  if (!chain) return ['-', '-', '-'];
-  const bound = chain.rounds * latencyOf(row);
+  if (!chain) return ['-', '-', '-', '-'];
+  const latency = latencyOf(row);
+  const bound = chain.rounds * latency;
+  const slots = (row.audit.requests * latency) / concurrency;
   const ratio = row.audit.wallMs / bound;
   const judged = row.latencyMs === TARGETS.chainLatencyMs ? ` ${mark(ratio <= TARGETS.chainRatio)}` : '';
-  return [String(chain.rounds), fmt.ms(bound), `${ratio.toFixed(2)}${judged}`];
+  return [String(chain.rounds), fmt.ms(bound), fmt.ms(slots), `${ratio.toFixed(2)}${judged}`];
 }
 
-/** The whole report: audit table, growth line, cold-start table, notes. */
 export function renderTable({ rows, cold, runs, concurrency, burst, machine, scale = false }) {
   const rate = (x) => (x.requests / x.wallMs) * 1000;
   const ratio = (audit, base) => {
@@ -81,7 +86,7 @@ export function renderTable({ rows, cold, runs, concurrency, burst, machine, sca
       ...(scale ? [fmt.ms(audit.cpuMs / n)] : []),
       row.latencyMs ? fmt.mb(peakRss) : peak(n, peakRss),
       ...(scale ? [audit.heapAfterGc === undefined ? '-' : fmt.mb(audit.heapAfterGc)] : []),
-      ...chainCells(row),
+      ...chainCells(row, concurrency),
       `${audit.results} / ${audit.summary.failed + audit.summary.errored}`,
     ];
   });
@@ -123,6 +128,7 @@ export function renderTable({ rows, cold, runs, concurrency, burst, machine, sca
         ...(scale ? ['heap after GC'] : []),
         'chain',
         'chain bound',
+        'slots bound',
         `wall / bound (<= ${TARGETS.chainRatio} at ${TARGETS.chainLatencyMs} ms)`,
         'results / failed',
       ],
@@ -208,7 +214,8 @@ export function renderTable({ rows, cold, runs, concurrency, burst, machine, sca
     "chain: the longest chain of request rounds that had to follow one another (setup, each resource's locked",
     'checks in turn, the checks run last, cleanup; counted by the engine, src/engine/chains.ts). chain bound: chain x',
     "latency (the server's delay in the `@ ms` rows, else the audit's mean request time): no schedule of these",
-    'checks can finish sooner, whatever the concurrency. `N @ L ms`: the API holds every answer L ms (one run).',
+    'checks can finish sooner, whatever the concurrency. slots bound: requests x latency / --concurrency, the',
+    'bound the concurrency sets (the loops above are held to it too). `N @ L ms`: the API holds every answer L ms.',
     ...(scale
       ? [
           'CPU/resource: its CPU time / N. heap after GC: the heap still live after the run, its result held.',
