@@ -46,6 +46,20 @@ export type ReproCheck =
  */
 export type BurstJudge = 'other-refusal' | 'no-429' | 'no-retry-header' | 'still-limited';
 
+/**
+ * How the audit was started, so that a failure can say how to run its check again alone: the
+ * command (`['conformance', 'demo']`) and the words of the options that shape the audit (config,
+ * base URL, breaks, TLS, timeouts...), unquoted. Never a secret's value: credentials stay in the
+ * environment variables the config reads, as in the curl lines.
+ */
+export interface Invocation {
+  command: string[];
+  options: string[];
+}
+
+/** The invocation of an audit started by code rather than the CLI. */
+export const DEFAULT_INVOCATION: Invocation = { command: ['conformance', 'run'], options: [] };
+
 /** A jq path expression (`.["data"]["id"]`) for a JSON pointer's tokens. */
 export function jqPath(tokens: ReadonlyArray<string | number>): string {
   if (tokens.length === 0) return '.';

@@ -1,10 +1,17 @@
 // A failure's reproduction script: the items it needs created again, its exchanges replayed, the rule's test, cleanup.
 import { itemTemplate, itemUrl } from '../core/addressing.js';
 import { named } from '../core/named.js';
-import { jqPath, type ReproCheck } from '../core/reproduce.js';
-import type { AuditConfig, CheckResult, Evidence, ResourceConfig } from '../core/types.js';
+import { DEFAULT_INVOCATION, jqPath, type Invocation, type ReproCheck } from '../core/reproduce.js';
+import type { AuditConfig, CheckResult, Evidence, ResourceConfig, Severity } from '../core/types.js';
 import type { HttpClient } from '../http/client.js';
-import { curlArgs, shellWord, type CurlInput, type CurlOptions, type Substitute } from '../http/curl.js';
+import {
+  curlArgs,
+  shellWord,
+  single,
+  type CurlInput,
+  type CurlOptions,
+  type Substitute,
+} from '../http/curl.js';
 import { sentRequest } from '../http/evidence.js';
 import type { Creation, NamedAt } from './creations.js';
 import type { Custody } from './custody.js';
@@ -15,6 +22,8 @@ export interface ReproDeps {
   config: AuditConfig;
   client: HttpClient;
   custody: Custody;
+  /** How the audit was started (default: `conformance run` with no options). */
+  invocation?: Invocation;
 }
 
 /** What the script reproduces: the check, where, the failure's first problem and its evidence. */
@@ -25,14 +34,37 @@ export interface ReproFailure {
   message: string;
   evidence: Evidence[];
   reproduce?: ReproCheck;
+  /** The command that runs the check again alone (see rerunCommand). */
+  rerun: string;
 }
 
 /** Stands for an id in a request rendered for the cleanup function (replaced by `$1`). */
 const ID_HOLE = 'conformance0id0hole';
 
-/** The command that runs one check again on one resource (same config). */
-export function rerunCommand(checkId: string, resource: string | undefined): string {
-  return `conformance run --only ${checkId}${resource !== undefined ? ` --resource ${resource}` : ''}`;
+/**
+ * The command that runs one check again on one resource, as the audit was started (`invocation`:
+ * its command and options, such as --config, --base-url, --break) and fails the same way: only
+ * the console report (the audit's report files stay as they are), and `--fail-on warning` for a
+ * failed warning, so that it exits 1 as well.
+ */
+export function rerunCommand(
+  checkId: string,
+  resource: string | undefined,
+  invocation: Invocation = DEFAULT_INVOCATION,
+  severity?: Severity,
+): string {
+  return [
+    ...invocation.command,
+    ...invocation.options,
+    ...(severity === 'warning' ? ['--fail-on', 'warning'] : []),
+    '--only',
+    checkId,
+    ...(resource !== undefined ? ['--resource', resource] : []),
+    '--reporter',
+    'console',
+  ]
+    .map(single)
+    .join(' ');
 }
 
 /**
@@ -148,7 +180,7 @@ class Plan {
       '# BASE_URL: the API to try it on (default: the audited one).',
       '# Prints "reproduced: ..." and exits 1, or "not reproduced: ..." and exits 0 (2: could not run).',
       '# It deletes what it creates, even when a step fails.',
-      `# Run the check again alone: ${rerunCommand(f.checkId, f.resource)}`,
+      `# Run the check again alone: ${f.rerun}`,
       '# shellcheck disable=SC2317 # the cleanup and delete functions run from the EXIT trap',
       'set -u',
       `BASE_URL="\${BASE_URL:-${dq(this.base)}}"`,
@@ -372,6 +404,10 @@ export function withReproduction(
   evidence: Evidence[] = result.evidence.slice(0, 1),
 ): CheckResult {
   if (result.status !== 'failed') return result;
+  const { redactor } = deps.client;
+  const rerun = redactor.text(
+    rerunCommand(result.checkId, result.resource, deps.invocation, result.severity),
+  );
   const script = reproScript(deps, {
     checkId: result.checkId,
     rules: result.rules,
@@ -379,10 +415,11 @@ export function withReproduction(
     message: result.problems?.[0] ?? result.message ?? '',
     evidence,
     reproduce: check,
+    rerun,
   });
   return {
     ...result,
-    ...(script !== undefined ? { reproduce: deps.client.redactor.text(script) } : {}),
-    rerun: rerunCommand(result.checkId, result.resource),
+    ...(script !== undefined ? { reproduce: redactor.text(script) } : {}),
+    rerun,
   };
 }

@@ -17,6 +17,7 @@ import { Custody } from './custody.js';
 import { buildPlan, type Task } from './plan.js';
 import { ObserverHub } from './observers.js';
 import { withReproduction } from './reproduce.js';
+import type { Invocation } from '../core/reproduce.js';
 import { Locks } from './locks.js';
 import { cleanup } from './cleanup.js';
 import { markConsequences } from './consequences.js';
@@ -58,6 +59,8 @@ export interface RunOptions {
   clock?: Clock;
   /** Source of the 429 back-off jitter, in [0, 1) (default Math.random); tests inject a fixed one. */
   random?: () => number;
+  /** How the audit was started (the CLI's command and options): failures' re-run commands repeat it. */
+  invocation?: Invocation;
 }
 
 /** Real time. */
@@ -160,6 +163,7 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
       signal,
       shared,
       clock,
+      invocation: options.invocation,
     };
     const names = config.resources.map((r) => r.name);
     const locks = new Locks(names);
