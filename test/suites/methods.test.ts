@@ -222,7 +222,8 @@ tester.run(changeVisible, {
         {
           messageId: 'changeNotVisible',
           resource: 'widgets',
-          message: /^PUT \/v1\/widgets\/(\d+) answered 200 but a later GET \/v1\/widgets\/\1 does not show the values sent: /,
+          message:
+            /^PUT \/v1\/widgets\/(\d+) answered 200 but a later GET \/v1\/widgets\/\1 does not show the values sent: /,
         },
         ...times(3, 'changeNotVisible'),
       ],
