@@ -351,11 +351,13 @@ class Plan {
     const e = this.failure.evidence[i];
     const url = sentRequest(e)?.input.url ?? e.request.url;
     const created = this.createdItemOf(url);
-    const id = this.deps.custody.targetOf(url)?.id;
+    const target = this.deps.custody.targetOf(url);
+    const id = target?.id;
     return {
       name: `e${i}`,
       label: `${e.request.method} ${this.pathLabel(e.request.url)}`,
       seen: e.response ? String(e.response.status) : '000',
+      ...(target && id === undefined ? { list: true } : {}),
       ...(created ? { urlVar: this.variable(created) } : id !== undefined ? { urlId: id } : {}),
     };
   }
