@@ -139,7 +139,17 @@ class Plan {
       body.push('# The exchanges of the failure, as the audit sent them.');
       sent.forEach((s, i) => {
         const ref = this.ref(i);
-        body.push(this.sendLine(ref.name, ref.label, s));
+        // A request to the URL an earlier answer's Location named goes where the replayed answer's Location says.
+        const from = evidence.slice(0, i).findIndex((e) => locationOf(e) === s.input.url);
+        if (from >= 0) {
+          const origin = this.ref(from);
+          const loc = `loc_${origin.name}`;
+          ref.label = `${s.input.method} (the Location ${origin.label} answered)`;
+          body.push(...followLines(loc, origin.name));
+          body.push(
+            `send ${ref.name} ${sq(ref.label)} ${this.argsOf(s.input, s.options, `\${${loc}}`).join(' ')}`,
+          );
+        } else body.push(this.sendLine(ref.name, ref.label, s));
         const made = creations.made(evidence[i]);
         const compared = this.check.kind === 'ids-differ' && this.check.at.includes(i);
         if (compared && !made) body.push(...this.readId(ref, s.input));
@@ -201,9 +211,10 @@ class Plan {
     return `send ${name} ${sq(label)} ${this.argsOf(s.input, s.options).join(' ')}`;
   }
 
-  private argsOf(input: CurlInput, options: CurlOptions): string[] {
+  /** The curl words of a request (`url`: a shell expression that stands for its whole URL). */
+  private argsOf(input: CurlInput, options: CurlOptions, url?: string): string[] {
     return curlArgs(input, this.deps.client.redactor, options, {
-      url: this.urlVars(),
+      url: url === undefined ? this.urlVars() : (text) => [{ start: 0, end: text.length, shell: url }],
       body: this.bodyVars(),
     });
   }
@@ -371,6 +382,29 @@ class Plan {
     }
     return label;
   }
+}
+
+/** The absolute URL an answer's Location header names, if it has one that parses. */
+function locationOf(e: Evidence): string | undefined {
+  const header = Object.entries(e.response?.headers ?? {}).find(([k]) => k.toLowerCase() === 'location')?.[1];
+  if (header === undefined) return undefined;
+  try {
+    return new URL(header, e.request.url).href;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Shell: `loc` set to the absolute URL the Location of step `step`'s answer names (as the audit resolved it). */
+function followLines(loc: string, step: string): string[] {
+  return [
+    `${loc}=$(header ${step} location)`,
+    `case "$${loc}" in`,
+    `  http://* | https://*) ;;`,
+    `  /*) ${loc}="\${ORIGIN}$${loc}" ;;`,
+    `  *) ${loc}="\${BASE_URL%/}/$${loc}" ;;`,
+    'esac',
+  ];
 }
 
 /** True when `text` starts with `prefix` followed by nothing, a `/`, `?` or `#`. */
