@@ -16,6 +16,7 @@ import { sentRequest } from '../http/evidence.js';
 import type { Creation, NamedAt } from './creations.js';
 import type { Custody } from './custody.js';
 import { burstLines } from './repro-burst.js';
+import { firstPage, listSteps, pagesFunctions } from './repro-pages.js';
 import { captureId, dq, prologue, SENT_WORD, sq, verdictLines, type StepRef } from './repro-shell.js';
 
 export interface ReproDeps {
@@ -121,6 +122,7 @@ class Plan {
     });
     const steps: StepRef[] = [];
     const body: string[] = [];
+    let paging = false;
     needed.sort((a, b) => a.seq - b.seq);
     needed.forEach((creation, j) => {
       const from = sentRequest(creation.evidence);
@@ -137,6 +139,8 @@ class Plan {
       body.push(...burstLines(this.check, ref, this.argsOf(s.input, s.options)));
     } else if (this.check.kind !== 'base-url') {
       body.push('# The exchanges of the failure, as the audit sent them.');
+      // A collection the verdict looks in is read whole, every page, as the audit reads it.
+      const paged = new Set(listSteps(this.check));
       sent.forEach((s, i) => {
         const ref = this.ref(i);
         // A request to the URL an earlier answer's Location named goes where the replayed answer's Location says.
@@ -149,6 +153,14 @@ class Plan {
           body.push(
             `send ${ref.name} ${sq(ref.label)} ${this.argsOf(s.input, s.options, `\${${loc}}`).join(' ')}`,
           );
+        } else if (paged.has(i) && s.input.method === 'GET' && ref.list) {
+          const url = firstPage(s.input.url);
+          ref.label = `GET ${this.pathLabel(url)} (every page)`;
+          paging = true;
+          const args = this.argsOf({ ...s.input, url }, s.options);
+          const word = shellWord(url, this.deps.client.redactor, this.urlVars());
+          args.splice(args.indexOf(word), 1);
+          body.push(`pages ${ref.name} ${sq(ref.label)} ${word} ${args.join(' ')}`);
         } else body.push(this.sendLine(ref.name, ref.label, s));
         const made = creations.made(evidence[i]);
         const compared = this.check.kind === 'ids-differ' && this.check.at.includes(i);
@@ -170,7 +182,10 @@ class Plan {
           : '';
       body.push(...verdictLines(check, steps).map((l) => l.split(SENT_WORD).join(sentWord)));
     } else body.push(...verdictLines(this.check, steps));
-    return [...this.header(body), ...prologue(), ...this.deleteFunctions(), ...body, ''].join('\n');
+    const pageLines = paging ? pagesFunctions() : [];
+    return [...this.header(body), ...prologue(), ...pageLines, ...this.deleteFunctions(), ...body, ''].join(
+      '\n',
+    );
   }
 
   /** The script's comment header, variables and the checks of what it needs. */
