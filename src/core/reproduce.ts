@@ -21,7 +21,10 @@
  *   new ones are deleted at the end through the resource named `delete`);
  * - `none`: the failure cannot be replayed by a script (`why` says so in the report);
  * - `burst`: at most `count` copies of the exchange at `at`, 50 at a time, judged as `judge` says;
- * - `base-url`: the base URL has no `/v<N>` segment (the failure is about the URL, not an answer).
+ * - `base-url`: the base URL has no `/v<N>` segment (the failure is about the URL, not an answer);
+ * - `error-body`: an error answer (4xx/5xx, not to HEAD) has an empty or non-JSON body, or the
+ *   error answers share no top-level member of the same JSON type (observers: up to four of the
+ *   result's exchanges are replayed, one per shape).
  */
 export type ReproCheck =
   | { kind: 'status' }
@@ -36,7 +39,8 @@ export type ReproCheck =
   | { kind: 'new-items'; before: number; after: number; expected: number; idField: string; delete: string }
   | { kind: 'none'; why: string }
   | { kind: 'burst'; at?: number; count: number; judge: BurstJudge; maxWaitMs?: number }
-  | { kind: 'base-url' };
+  | { kind: 'base-url' }
+  | { kind: 'error-body' };
 
 /**
  * What a burst shows: `other-refusal`: an answer other than the first one's status (2xx alike) or

@@ -72,7 +72,8 @@ export function burstLines(
         `[ "$wait_s" -le ${cap} ] || wait_s=${cap}`,
         'echo "waiting $((wait_s + 1)) s as the 429 said (plus a second of grace)"',
         'sleep $((wait_s + 1))',
-        `send retry ${sq(`${ref.label} (after the wait)`)} ${get}`,
+        // Sent once: a 429 now is the finding, not a wait to sit out.
+        `send_retries=0 send retry ${sq(`${ref.label} (after the wait)`)} ${get}`,
         'if [ "$(status retry)" = 429 ]; then verdict yes "still 429 after the advertised wait of $wait_s s"; fi',
         'verdict no "answered $(status retry) after the advertised wait of $wait_s s"',
       );

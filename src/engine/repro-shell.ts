@@ -43,14 +43,14 @@ export function prologue(): string[] {
     'trap finish EXIT',
     'trap "exit 2" INT TERM',
     '# send NAME LABEL CURL-ARGS...: one request; its status, headers and body go to $tmp/NAME.*',
-    '# A 429 is waited out as it says (Retry-After seconds, at most 30; 1 s if it names none) and sent again, up to 5 times, as the audit does.',
+    '# A 429 is waited out as it says (Retry-After seconds, at most 30; 1 s if it names none) and sent again, up to 5 times (send_retries), as the audit does.',
     'send() {',
     '  local name=$1 label=$2 code tries=0 wait_s',
     '  shift 2',
     '  while :; do',
     '    code=$(curl -sS -o "$tmp/$name.body" -D "$tmp/$name.head" -w \'%{http_code}\' "$@" 2>"$tmp/$name.err") || true',
     '    [ -n "$code" ] || code=000',
-    '    if [ "$code" != 429 ] || [ "$tries" -ge 5 ]; then break; fi',
+    '    if [ "$code" != 429 ] || [ "$tries" -ge "${send_retries:-5}" ]; then break; fi',
     '    tries=$((tries + 1))',
     '    wait_s=$(header "$name" retry-after)',
     '    case "$wait_s" in \'\' | *[!0-9]*) wait_s=1 ;; esac',
@@ -265,6 +265,8 @@ export function verdictLines(check: ReproCheck, evidence: StepRef[]): string[] {
         `verdict no "${dq(s.label)} answered $(status ${s.name}) showing the values sent"`,
       ];
     }
+    case 'error-body':
+      return errorBodyLines(evidence);
     case 'none':
       return [`verdict no ${sq(check.why)}`];
     case 'base-url':
@@ -277,4 +279,32 @@ export function verdictLines(check: ReproCheck, evidence: StepRef[]): string[] {
     case 'burst':
       return [`verdict no "a burst is replayed by the burst block above"`];
   }
+}
+
+/** jq: an error body's shape, as ERR-BODY groups them: its top-level members with their JSON types. */
+const SHAPE = sq(
+  'if type == "object" then to_entries | map("\\(.key):\\(.value | type)") else ["(\\(type))"] end',
+);
+
+/** The verdict of `error-body`: each error answer has a JSON body, and they share a top-level member. */
+function errorBodyLines(steps: StepRef[]): string[] {
+  const lines = [': >"$tmp/shapes"'];
+  for (const s of steps.filter((x) => !x.label.startsWith('HEAD '))) {
+    const said = `${dq(s.label)} answered $(status ${s.name})`;
+    lines.push(
+      `case "$(status ${s.name})" in 4?? | 5??)`,
+      `  if [ -z "$(tr -d '[:space:]' <"$tmp/${s.name}.body")" ]; then verdict yes "${said} with an empty body"; fi`,
+      `  media=$(header ${s.name} content-type | cut -d ';' -f 1 | tr -d '[:space:]' | tr '[:upper:]' '[:lower:]')`,
+      `  case "$media" in application/json | *+json) ;; *) verdict yes "${said} with Content-Type \${media:-none}, not JSON" ;; esac`,
+      `  jq empty "$tmp/${s.name}.body" >/dev/null 2>&1 || verdict yes "${said} with a $media body that does not parse as JSON"`,
+      `  jq -c ${SHAPE} "$tmp/${s.name}.body" >>"$tmp/shapes" ;;`,
+      'esac',
+    );
+  }
+  return [
+    ...lines,
+    "shapes=$(tr '\\n' ' ' <\"$tmp/shapes\")",
+    'if [ "$(wc -l <"$tmp/shapes")" -gt 1 ] && jq -s -e \'reduce .[1:][] as $s (.[0]; . - (. - $s)) | length == 0\' "$tmp/shapes" >/dev/null; then verdict yes "the error bodies share no top-level member: $shapes"; fi',
+    'verdict no "the error answers carry JSON bodies with a top-level member in common: ${shapes:-no error answer}"',
+  ];
 }

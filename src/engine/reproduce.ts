@@ -1,23 +1,18 @@
 // A failure's reproduction script: the items it needs created again, its exchanges replayed, the rule's test, cleanup.
 import { itemTemplate, itemUrl } from '../core/addressing.js';
 import { named } from '../core/named.js';
-import { DEFAULT_INVOCATION, jqPath, type Invocation, type ReproCheck } from '../core/reproduce.js';
-import type { AuditConfig, CheckResult, Evidence, ResourceConfig, Severity } from '../core/types.js';
+import { jqPath, type Invocation, type ReproCheck } from '../core/reproduce.js';
+import type { AuditConfig, CheckResult, Evidence, ResourceConfig } from '../core/types.js';
 import type { HttpClient } from '../http/client.js';
-import {
-  curlArgs,
-  shellWord,
-  single,
-  type CurlInput,
-  type CurlOptions,
-  type Substitute,
-} from '../http/curl.js';
+import { curlArgs, shellWord, type CurlInput, type CurlOptions, type Substitute } from '../http/curl.js';
 import { sentRequest } from '../http/evidence.js';
 import type { Creation, NamedAt } from './creations.js';
 import type { Custody } from './custody.js';
 import { burstLines } from './repro-burst.js';
-import { firstPage, listSteps, pagesFunctions } from './repro-pages.js';
-import { captureId, dq, prologue, SENT_WORD, sq, verdictLines, type StepRef } from './repro-shell.js';
+import { firstPage, followLines, listSteps, locationOf, pagesFunctions } from './repro-follow.js';
+import { scriptHeader } from './repro-header.js';
+import { rerunCommand } from './rerun.js';
+import { captureId, prologue, SENT_WORD, sq, verdictLines, type StepRef } from './repro-shell.js';
 
 export interface ReproDeps {
   config: AuditConfig;
@@ -41,32 +36,6 @@ export interface ReproFailure {
 
 /** Stands for an id in a request rendered for the cleanup function (replaced by `$1`). */
 const ID_HOLE = 'conformance0id0hole';
-
-/**
- * The command that runs one check again on one resource, as the audit was started (`invocation`:
- * its command and options, such as --config, --base-url, --break) and fails the same way: only
- * the console report (the audit's report files stay as they are), and `--fail-on warning` for a
- * failed warning, so that it exits 1 as well.
- */
-export function rerunCommand(
-  checkId: string,
-  resource: string | undefined,
-  invocation: Invocation = DEFAULT_INVOCATION,
-  severity?: Severity,
-): string {
-  return [
-    ...invocation.command,
-    ...invocation.options,
-    ...(severity === 'warning' ? ['--fail-on', 'warning'] : []),
-    '--only',
-    checkId,
-    ...(resource !== undefined ? ['--resource', resource] : []),
-    '--reporter',
-    'console',
-  ]
-    .map(single)
-    .join(' ');
-}
 
 /**
  * The bash script that reproduces a failure, or undefined when its evidence cannot be replayed by
@@ -153,6 +122,10 @@ class Plan {
           body.push(
             `send ${ref.name} ${sq(ref.label)} ${this.argsOf(s.input, s.options, `\${${loc}}`).join(' ')}`,
           );
+        } else if (this.repeatsDelete(i, s.input)) {
+          // A DELETE that failed on an item the audit had deleted before: that earlier DELETE first.
+          body.push(this.sendLine(`${ref.name}first`, `${ref.label} (as the audit did before)`, s));
+          body.push(this.sendLine(ref.name, ref.label, s));
         } else if (paged.has(i) && s.input.method === 'GET' && ref.list) {
           const url = firstPage(s.input.url);
           ref.label = `GET ${this.pathLabel(url)} (every page)`;
@@ -183,42 +156,30 @@ class Plan {
       body.push(...verdictLines(check, steps).map((l) => l.split(SENT_WORD).join(sentWord)));
     } else body.push(...verdictLines(this.check, steps));
     const pageLines = paging ? pagesFunctions() : [];
-    return [...this.header(body), ...prologue(), ...pageLines, ...this.deleteFunctions(), ...body, ''].join(
-      '\n',
-    );
+    const header = scriptHeader(this.failure, this.base, this.deps.config.secrets, [
+      ...pageLines,
+      ...body,
+      ...this.deleteFunctions(),
+    ]);
+    return [...header, ...prologue(), ...pageLines, ...this.deleteFunctions(), ...body, ''].join('\n');
   }
 
-  /** The script's comment header, variables and the checks of what it needs. */
-  private header(body: string[]): string[] {
-    const f = this.failure;
-    const where = f.resource !== undefined ? ` on ${f.resource}` : '';
-    const usesJq = body.join('\n').includes('jq ');
-    const needs = usesJq ? 'bash, curl, jq' : 'bash, curl';
-    const text = [...body, ...this.deleteFunctions()].join('\n');
-    const secrets = this.deps.config.secrets.filter((s) => s.envVar && text.includes(`\${${s.envVar}`));
-    const envVars = [...new Set(secrets.map((s) => s.envVar!))];
-    const out = [
-      '#!/usr/bin/env bash',
-      `# Reproduces ${f.checkId} [${f.rules.join(', ')}]${where}:`,
-      ...firstLine(f.message).map((l) => `#   ${l}`),
-      `# Needs: ${needs}${envVars.length > 0 ? `; ${envVars.length > 1 ? 'the variables' : 'the variable'} ${envVars.join(', ')} set as for the audit` : ''}.`,
-      '# BASE_URL: the API to try it on (default: the audited one).',
-      '# Prints "reproduced: ..." and exits 1, or "not reproduced: ..." and exits 0 (2: could not run).',
-      '# It deletes what it creates, even when a step fails.',
-      `# Run the check again alone: ${f.rerun}`,
-      '# shellcheck disable=SC2317 # the cleanup and delete functions run from the EXIT trap',
-      'set -u',
-      `BASE_URL="\${BASE_URL:-${dq(this.base)}}"`,
-    ];
-    if (text.includes('${ORIGIN}')) {
-      out.push(`ORIGIN=$(printf '%s' "$BASE_URL" | sed -E 's#^([A-Za-z][A-Za-z0-9+.-]*://[^/?#]*).*#\\1#')`);
+  /**
+   * Whether step `i` is a DELETE the service failed (not 2xx) of an item the audit created and
+   * deleted with another, successful DELETE that the failure's evidence does not hold: a repeat
+   * (had it come first, the replayed earlier DELETE meets the failure no more than a correct
+   * service would, so the script never reproduces what the audit did not see).
+   */
+  private repeatsDelete(i: number, input: CurlInput): boolean {
+    const e = this.failure.evidence[i];
+    if (input.method !== 'DELETE' || !e.response || (e.response.status >= 200 && e.response.status < 300)) {
+      return false;
     }
-    for (const name of envVars) {
-      const where2 = secrets.find((s) => s.envVar === name)?.source;
-      out.push(`: "\${${name}:?set ${name}${where2 ? ` (${where2})` : ''} as for the audit}"`);
-    }
-    if (usesJq) out.push('command -v jq >/dev/null || { echo "this script needs jq" >&2; exit 2; }');
-    return out;
+    const created = this.createdItemOf(input.url);
+    if (!created || !this.deps.custody.deletedByAudit(created.path)) return false;
+    return !this.failure.evidence
+      .slice(0, i)
+      .some((x) => x.request.method === 'DELETE' && x.request.url === e.request.url);
   }
 
   /** One `send` line: the request as the audit sent it, ids of created items and the base URL as variables. */
@@ -399,29 +360,6 @@ class Plan {
   }
 }
 
-/** The absolute URL an answer's Location header names, if it has one that parses. */
-function locationOf(e: Evidence): string | undefined {
-  const header = Object.entries(e.response?.headers ?? {}).find(([k]) => k.toLowerCase() === 'location')?.[1];
-  if (header === undefined) return undefined;
-  try {
-    return new URL(header, e.request.url).href;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Shell: `loc` set to the absolute URL the Location of step `step`'s answer names (as the audit resolved it). */
-function followLines(loc: string, step: string): string[] {
-  return [
-    `${loc}=$(header ${step} location)`,
-    `case "$${loc}" in`,
-    `  http://* | https://*) ;;`,
-    `  /*) ${loc}="\${ORIGIN}$${loc}" ;;`,
-    `  *) ${loc}="\${BASE_URL%/}/$${loc}" ;;`,
-    'esac',
-  ];
-}
-
 /** True when `text` starts with `prefix` followed by nothing, a `/`, `?` or `#`. */
 function startsWithin(text: string, prefix: string): boolean {
   return text.startsWith(prefix) && (text.length === prefix.length || /[/?#]/.test(text[prefix.length]));
@@ -436,14 +374,6 @@ function escapeRe(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** The first problem of a message, as comment lines (at most three, each cut at 150 characters). */
-function firstLine(message: string): string[] {
-  return message
-    .split('\n')
-    .slice(0, 3)
-    .map((l) => (l.length > 150 ? `${l.slice(0, 150)}…` : l));
-}
-
 /**
  * The result with its reproduction script and re-run command, when it failed: `evidence` are the
  * exchanges of its first problem (default: the result's first exchange), `check` what to test.
@@ -452,7 +382,8 @@ export function withReproduction(
   result: CheckResult,
   deps: ReproDeps,
   check?: ReproCheck,
-  evidence: Evidence[] = result.evidence.slice(0, 1),
+  // An error-body verdict compares the shapes of several answers (an observer's first few exchanges).
+  evidence: Evidence[] = result.evidence.slice(0, check?.kind === 'error-body' ? 4 : 1),
 ): CheckResult {
   if (result.status !== 'failed') return result;
   const { redactor } = deps.client;

@@ -1,5 +1,6 @@
-// Collection reads in a reproduction script that follow every next page, as the audit's reads do: an item may sit on another page by the time a script runs.
+// URLs a reproduction script follows as the audit did: every next page of a collection it looks in, the Location a create answered.
 import type { ReproCheck } from '../core/reproduce.js';
+import type { Evidence } from '../core/types.js';
 import { sq } from './repro-shell.js';
 
 /** Pages a script reads at most per collection read. */
@@ -97,5 +98,28 @@ export function pagesFunctions(): string[] {
     '  cp "$tmp/$name.p0.status" "$tmp/$name.status"',
     '  cp "$tmp/$name.p0.head" "$tmp/$name.head"',
     '}',
+  ];
+}
+
+/** The absolute URL an answer's Location header names, if it has one that parses. */
+export function locationOf(e: Evidence): string | undefined {
+  const header = Object.entries(e.response?.headers ?? {}).find(([k]) => k.toLowerCase() === 'location')?.[1];
+  if (header === undefined) return undefined;
+  try {
+    return new URL(header, e.request.url).href;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Shell: `loc` set to the absolute URL the Location of step `step`'s answer names (as the audit resolved it). */
+export function followLines(loc: string, step: string): string[] {
+  return [
+    `${loc}=$(header ${step} location)`,
+    `case "$${loc}" in`,
+    `  http://* | https://*) ;;`,
+    `  /*) ${loc}="\${ORIGIN}$${loc}" ;;`,
+    `  *) ${loc}="\${BASE_URL%/}/$${loc}" ;;`,
+    'esac',
   ];
 }
