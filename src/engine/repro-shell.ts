@@ -126,7 +126,7 @@ export const CANON_DEF =
   'def items: if type == "array" and all(.[]; type == "object") then sort else . end; def canon($list): if $list | not then . elif type == "array" then sort elif type == "object" then map_values(items) else . end;';
 
 /** jq, quoted: the distinct values of the `$f` members of a list's items (its ids), one a line. */
-const LISTED_IDS = sq(
+export const LISTED_IDS = sq(
   `[.. | objects | .[$f]? | select(type == "string" or type == "number") | tostring] | unique | .[]`,
 );
 

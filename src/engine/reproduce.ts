@@ -11,8 +11,9 @@ import type { Custody } from './custody.js';
 import { burstLines } from './repro-burst.js';
 import { firstPage, followLines, listSteps, locationOf, pagesFunctions } from './repro-follow.js';
 import { scriptHeader } from './repro-header.js';
+import { bodySubstitute, startsWithin, urlSubstitute } from './repro-vars.js';
 import { rerunCommand } from './rerun.js';
-import { captureId, prologue, SENT_WORD, sq, verdictLines, type StepRef } from './repro-shell.js';
+import { captureId, LISTED_IDS, prologue, SENT_WORD, sq, verdictLines, type StepRef } from './repro-shell.js';
 
 export interface ReproDeps {
   config: AuditConfig;
@@ -67,6 +68,8 @@ class Plan {
   /** Resources whose items the script may delete (a `delete_<n>` function each). */
   private readonly deleters = new Map<string, number>();
   private readonly lines: string[] = [];
+  /** Whether the script reads a collection page by page (it then defines `pages`). */
+  private paging = false;
 
   constructor(
     private readonly deps: ReproDeps,
@@ -91,7 +94,6 @@ class Plan {
     });
     const steps: StepRef[] = [];
     const body: string[] = [];
-    let paging = false;
     needed.sort((a, b) => a.seq - b.seq);
     needed.forEach((creation, j) => {
       const from = sentRequest(creation.evidence);
@@ -127,14 +129,15 @@ class Plan {
           body.push(this.sendLine(`${ref.name}first`, `${ref.label} (as the audit did before)`, s));
           body.push(this.sendLine(ref.name, ref.label, s));
         } else if (paged.has(i) && s.input.method === 'GET' && ref.list) {
-          const url = firstPage(s.input.url);
-          ref.label = `GET ${this.pathLabel(url)} (every page)`;
-          paging = true;
-          const args = this.argsOf({ ...s.input, url }, s.options);
-          const word = shellWord(url, this.deps.client.redactor, this.urlVars());
-          args.splice(args.indexOf(word), 1);
-          body.push(`pages ${ref.name} ${sq(ref.label)} ${word} ${args.join(' ')}`);
-        } else body.push(this.sendLine(ref.name, ref.label, s));
+          ref.label = `GET ${this.pathLabel(firstPage(s.input.url))} (every page)`;
+          body.push(this.pagesLine(ref.name, ref.label, s.input, s.options));
+        } else {
+          const made = creations.made(evidence[i]);
+          const list = made ? undefined : this.listBeforePost(s.input);
+          if (list)
+            body.push(this.pagesLine(`${ref.name}before`, `${list.label} (before the POST)`, list.input));
+          body.push(this.sendLine(ref.name, ref.label, s));
+        }
         const made = creations.made(evidence[i]);
         const compared = this.check.kind === 'ids-differ' && this.check.at.includes(i);
         if (compared && !made) body.push(...this.readId(ref, s.input));
@@ -155,7 +158,7 @@ class Plan {
           : '';
       body.push(...verdictLines(check, steps).map((l) => l.split(SENT_WORD).join(sentWord)));
     } else body.push(...verdictLines(this.check, steps));
-    const pageLines = paging ? pagesFunctions() : [];
+    const pageLines = this.paging ? pagesFunctions() : [];
     const header = scriptHeader(this.failure, this.base, this.deps.config.secrets, [
       ...pageLines,
       ...body,
@@ -197,42 +200,12 @@ class Plan {
 
   /** The base URL (or origin) and the ids of created items in a URL, as variables. */
   private urlVars(): Substitute {
-    return (text) => {
-      const spans: Array<{ start: number; end: number; shell: string }> = [];
-      let from = 0;
-      if (startsWithin(text, this.base)) {
-        spans.push({ start: 0, end: this.base.length, shell: '${BASE_URL}' });
-        from = this.base.length;
-      } else if (startsWithin(text, this.origin)) {
-        spans.push({ start: 0, end: this.origin.length, shell: '${ORIGIN}' });
-        from = this.origin.length;
-      }
-      for (const v of this.vars.values()) {
-        const encoded = encodeURIComponent(v.id);
-        const re = new RegExp(`(?<=[/=.])${escapeRe(encoded)}(?=$|[/?&#])`, 'g');
-        for (const m of text.slice(from).matchAll(re)) {
-          const start = from + (m.index ?? 0);
-          spans.push({ start, end: start + encoded.length, shell: `\${${v.name}}` });
-        }
-      }
-      return spans.sort((a, b) => a.start - b.start);
-    };
+    return urlSubstitute(this.base, this.origin, [...this.vars.values()]);
   }
 
   /** Ids of created items as JSON strings in a body, as variables. */
   private bodyVars(): Substitute {
-    return (text) => {
-      const spans: Array<{ start: number; end: number; shell: string }> = [];
-      for (const v of this.vars.values()) {
-        const quoted = JSON.stringify(v.id);
-        let at = text.indexOf(quoted);
-        while (at >= 0) {
-          spans.push({ start: at + 1, end: at + quoted.length - 1, shell: `\${${v.name}}` });
-          at = text.indexOf(quoted, at + quoted.length);
-        }
-      }
-      return spans.sort((a, b) => a.start - b.start);
-    };
+    return bodySubstitute([...this.vars.values()]);
   }
 
   /** The item the audit created that a URL names, if it names one. */
@@ -289,14 +262,55 @@ class Plan {
       const at = this.deps.custody.creations.namedAt(target.r.name) ?? { body: [target.r.idField] };
       const read = readAt(step, at, true);
       // A batch create (an array) names several items: each goes on the cleanup list.
-      return [
+      const lines = [
         `case "$(status ${step})" in 2*) for made in ${read}; do cleanup+=("${fn}:$made"); done ;; esac`,
+      ];
+      const list = this.listBeforePost(input);
+      if (!list) return lines;
+      // An answer that names no item (a batch's count): what the collection lists anew is deleted.
+      const ids = (name: string): string =>
+        `jq -r --arg f ${sq(target.r.idField)} ${LISTED_IDS} "$tmp/${name}.body" 2>/dev/null >"$tmp/${name}.ids"`;
+      return [
+        ...lines,
+        `case "$(status ${step})" in 2*) [ -n "${read}" ] || {`,
+        `  ${this.pagesLine(`${step}after`, `${list.label} (after the POST)`, list.input)}`,
+        `  ${ids(`${step}before`)}`,
+        `  ${ids(`${step}after`)}`,
+        `  while read -r made; do cleanup+=("${fn}:$made"); done < <(grep -vxF -f "$tmp/${step}before.ids" "$tmp/${step}after.ids")`,
+        '} ;; esac',
       ];
     }
     if (input.method === 'PUT' && target.id !== undefined && !this.createdItemOf(input.url)) {
       return [`[ "$(status ${step})" != 201 ] || cleanup+=("${fn}:"${sq(target.id)})`];
     }
     return [];
+  }
+
+  /**
+   * The collection read that shows what a POST made when its answer names nothing (a batch's
+   * count): for a POST to a listable collection that is no create the audit adopted.
+   */
+  private listBeforePost(input: CurlInput): { input: CurlInput; label: string } | undefined {
+    const target = this.deps.custody.targetOf(input.url);
+    if (input.method !== 'POST' || !target || target.id !== undefined) return undefined;
+    if (!target.r.operations.includes('list') || this.deleter(target.r.name) === undefined) return undefined;
+    const read = this.deps.client.request({ method: 'GET', path: target.r.path }, target.r.name);
+    return { input: read, label: `GET ${this.pathLabel(read.url)}` };
+  }
+
+  /** A `pages` line: a collection read from its first page, following every next page. */
+  private pagesLine(
+    name: string,
+    label: string,
+    input: CurlInput,
+    options = this.deps.client.connection,
+  ): string {
+    this.paging = true;
+    const url = firstPage(input.url);
+    const args = this.argsOf({ ...input, url }, options);
+    const word = shellWord(url, this.deps.client.redactor, this.urlVars());
+    args.splice(args.indexOf(word), 1);
+    return `pages ${name} ${sq(label)} ${word} ${args.join(' ')}`;
   }
 
   /** The number of the resource's delete function (undefined: its items have no URL). */
@@ -360,18 +374,9 @@ class Plan {
   }
 }
 
-/** True when `text` starts with `prefix` followed by nothing, a `/`, `?` or `#`. */
-function startsWithin(text: string, prefix: string): boolean {
-  return text.startsWith(prefix) && (text.length === prefix.length || /[/?#]/.test(text[prefix.length]));
-}
-
 /** The shell expression of the id(s) a create's answer names where `at` says (`all`: every one of a batch). */
 function readAt(step: string, at: NamedAt, all = false): string {
   return at === 'location' ? captureId(step, 'location') : captureId(step, { body: jqPath(at.body) }, all);
-}
-
-function escapeRe(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /**
