@@ -75,6 +75,26 @@ export function prologue(): string[] {
   ];
 }
 
+/**
+ * `send_primed NAME LABEL PRIMER-ARGS... -- CURL-ARGS...`: as `send` (no 429 wait), the request sent
+ * by the same curl right after the primer, on the connection the primer used.
+ */
+export function primedFunction(): string[] {
+  return [
+    '# send_primed NAME LABEL PRIMER-ARGS... -- CURL-ARGS...: the request on the connection an authenticated request used just before.',
+    'send_primed() {',
+    '  local name=$1 label=$2 code primer=()',
+    '  shift 2',
+    '  while [ "$#" -gt 0 ] && [ "$1" != -- ]; do primer+=("$1"); shift; done',
+    '  shift',
+    '  code=$(curl -sS -o /dev/null "${primer[@]}" --next -o "$tmp/$name.body" -D "$tmp/$name.head" -w \'%{http_code}\' "$@" 2>"$tmp/$name.err") || true',
+    '  [ -n "$code" ] || code=000',
+    '  printf \'%s\\n\' "$code" >"$tmp/$name.status"',
+    '  printf \'%s -> %s (on the connection of an authenticated GET)\\n\' "$label" "$code"',
+    '}',
+  ];
+}
+
 /** The id a create answered, read from its body (jq path) or its Location header (last path segment). */
 export function captureId(step: string, at: { body: string } | 'location', all = false): string {
   if (at === 'location') {

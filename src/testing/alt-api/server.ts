@@ -70,10 +70,8 @@ export async function startAltApi(options: AltApiOptions = {}): Promise<AltServe
     const bucket = opts.rateLimitScope === 'token' ? who.token : `${who.token} ${url.pathname}`;
     const limit = hit(windows, bucket, opts.rateLimitPerSecond);
     if (opts.breaks.has('limit-never-lifts')) {
-      // Stuck again on every new excess (a script run after the audit meets it as the audit did).
-      if (limit.count > opts.rateLimitPerSecond && (stuck.get(bucket) ?? 0) <= Date.now()) {
-        stuck.set(bucket, Date.now() + 10_000);
-      }
+      // Every excess (stuck or not) starts the 10 s again: a script's burst after the audit meets it too.
+      if (limit.count > opts.rateLimitPerSecond) stuck.set(bucket, Date.now() + 10_000);
       if ((stuck.get(bucket) ?? 0) > Date.now()) limit.count = opts.rateLimitPerSecond + 1;
     }
     const limitHeaders = opts.breaks.has('no-retry-headers') ? {} : rateHeaders(opts, limit, false);
