@@ -2,6 +2,7 @@
 import { appendFile, chmod, mkdir, readdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Check } from '../core/check.js';
+import type { Invocation } from '../core/reproduce.js';
 import type { AuditConfig, CheckResult, RunResult, Severity } from '../core/types.js';
 import { runAudit } from '../engine/run.js';
 import type { Clock } from '../http/client.js';
@@ -50,6 +51,8 @@ export interface AuditFlags {
   color: boolean;
   quiet: boolean;
   verbose: boolean;
+  /** How the CLI was started (see invocationOf): each failure's re-run command repeats it. */
+  invocation?: Invocation;
 }
 
 /** What writing reports needs of the flags (`run`, `demo` and `merge` share it). */
@@ -106,6 +109,7 @@ export async function auditAndReport(
       env: io.env,
       signal,
       clock: io.clock,
+      invocation: flags.invocation,
       // Shown once, as it arises (also in the reports' notes), even under --quiet: it is about leaks.
       onNote: (note) => io.stderr.write(`${drawn ? '\r\x1b[2K' : ''}conformance: warning: ${note}\n`),
       ...(exchanges ? { onExchange: (x, sender) => exchanges.add(x, sender) } : {}),

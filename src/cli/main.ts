@@ -71,7 +71,8 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
         // One import at a time: jest's ESM loader can fail on concurrent imports sharing a module.
         const { prepareAudit } = await import('./args.js');
         // Every argument is checked before the config (or a fetched document) is read.
-        const flags = await prepareAudit(argv, io, checks);
+        const { invocationOf } = await import('./invocation.js');
+        const flags = { ...(await prepareAudit(argv, io, checks)), invocation: invocationOf('run', argv) };
         const { loadConfig } = await import('../config/load.js');
         const { openApiStep } = await import('../openapi/step.js');
         const { validateWaivers } = await import('../config/waivers.js');
@@ -112,7 +113,8 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
         }
         const checks = await catalogue();
         const { prepareAudit } = await import('./args.js');
-        const flags = await prepareAudit(argv, io, checks);
+        const { invocationOf } = await import('./invocation.js');
+        const flags = { ...(await prepareAudit(argv, io, checks)), invocation: invocationOf('demo', argv) };
         const breaks = parseBreaks(argv.break);
         const rateLimit = parseRateLimit(argv['rate-limit'], argv['rate-limit-headers']);
         code = await runDemo(checks, flags, io, options.signal, breaks, rateLimit);

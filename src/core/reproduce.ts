@@ -21,7 +21,10 @@
  *   new ones are deleted at the end through the resource named `delete`);
  * - `none`: the failure cannot be replayed by a script (`why` says so in the report);
  * - `burst`: at most `count` copies of the exchange at `at`, 50 at a time, judged as `judge` says;
- * - `base-url`: the base URL has no `/v<N>` segment (the failure is about the URL, not an answer).
+ * - `base-url`: the base URL has no `/v<N>` segment (the failure is about the URL, not an answer);
+ * - `error-body`: an error answer (4xx/5xx, not to HEAD) has an empty or non-JSON body, or the
+ *   error answers share no top-level member of the same JSON type (observers: up to four of the
+ *   result's exchanges are replayed, one per shape).
  */
 export type ReproCheck =
   | { kind: 'status' }
@@ -36,7 +39,8 @@ export type ReproCheck =
   | { kind: 'new-items'; before: number; after: number; expected: number; idField: string; delete: string }
   | { kind: 'none'; why: string }
   | { kind: 'burst'; at?: number; count: number; judge: BurstJudge; maxWaitMs?: number }
-  | { kind: 'base-url' };
+  | { kind: 'base-url' }
+  | { kind: 'error-body' };
 
 /**
  * What a burst shows: `other-refusal`: an answer other than the first one's status (2xx alike) or
@@ -45,6 +49,20 @@ export type ReproCheck =
  * `maxWaitMs`) is still answered 429.
  */
 export type BurstJudge = 'other-refusal' | 'no-429' | 'no-retry-header' | 'still-limited';
+
+/**
+ * How the audit was started, so that a failure can say how to run its check again alone: the
+ * command (`['conformance', 'demo']`) and the words of the options that shape the audit (config,
+ * base URL, breaks, TLS, timeouts...), unquoted. Never a secret's value: credentials stay in the
+ * environment variables the config reads, as in the curl lines.
+ */
+export interface Invocation {
+  command: string[];
+  options: string[];
+}
+
+/** The invocation of an audit started by code rather than the CLI. */
+export const DEFAULT_INVOCATION: Invocation = { command: ['conformance', 'run'], options: [] };
 
 /** A jq path expression (`.["data"]["id"]`) for a JSON pointer's tokens. */
 export function jqPath(tokens: ReadonlyArray<string | number>): string {

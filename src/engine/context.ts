@@ -1,4 +1,5 @@
 // The context a check runs with: sending through the shared client, creating test data, verdicts.
+import type { Invocation } from '../core/reproduce.js';
 import { randomUUID } from 'node:crypto';
 import {
   SkipSignal,
@@ -53,6 +54,8 @@ export interface ContextDeps {
   clock: Clock;
   /** Nested resources that do not run, and why (see bindNested). */
   unbound?: Map<string, string>;
+  /** How the audit was started: each failure's command to run its check again is built from it. */
+  invocation?: Invocation;
 }
 
 /** Per-task context; collects failures for the engine to turn into a result. */

@@ -289,6 +289,11 @@ export class Custody {
     return `${r.name} ${created.id}, an item that holds none of the values sent (GET ${created.path}: ${contradictions.join('; ')}): the service answered an existing item`;
   }
 
+  /** True when the audit created the item at this path and a DELETE of it succeeded since. */
+  deletedByAudit(path: string): boolean {
+    return this.ledger.get(path)?.deleted === true;
+  }
+
   /** True when the ledger holds this item as created by the audit and not yet deleted. */
   private ours(r: ResourceConfig, id: string): boolean {
     const path = itemUrl(r, id);

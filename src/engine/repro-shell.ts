@@ -16,6 +16,8 @@ export interface StepRef {
   urlVar?: string;
   /** Its literal item id otherwise, if its URL names an item. */
   urlId?: string;
+  /** It reads a collection (its answer lists items, in any order). */
+  list?: boolean;
 }
 
 // The shell quoting of curl lines, so a script and a pasted curl line quote alike.
@@ -41,14 +43,14 @@ export function prologue(): string[] {
     'trap finish EXIT',
     'trap "exit 2" INT TERM',
     '# send NAME LABEL CURL-ARGS...: one request; its status, headers and body go to $tmp/NAME.*',
-    '# A 429 is waited out as it says (Retry-After seconds, at most 30; 1 s if it names none) and sent again, up to 5 times, as the audit does.',
+    '# A 429 is waited out as it says (Retry-After seconds, at most 30; 1 s if it names none) and sent again, up to 5 times (send_retries), as the audit does.',
     'send() {',
     '  local name=$1 label=$2 code tries=0 wait_s',
     '  shift 2',
     '  while :; do',
     '    code=$(curl -sS -o "$tmp/$name.body" -D "$tmp/$name.head" -w \'%{http_code}\' "$@" 2>"$tmp/$name.err") || true',
     '    [ -n "$code" ] || code=000',
-    '    if [ "$code" != 429 ] || [ "$tries" -ge 5 ]; then break; fi',
+    '    if [ "$code" != 429 ] || [ "$tries" -ge "${send_retries:-5}" ]; then break; fi',
     '    tries=$((tries + 1))',
     '    wait_s=$(header "$name" retry-after)',
     '    case "$wait_s" in \'\' | *[!0-9]*) wait_s=1 ;; esac',
@@ -73,6 +75,26 @@ export function prologue(): string[] {
   ];
 }
 
+/**
+ * `send_primed NAME LABEL PRIMER-ARGS... -- CURL-ARGS...`: as `send` (no 429 wait), the request sent
+ * by the same curl right after the primer, on the connection the primer used.
+ */
+export function primedFunction(): string[] {
+  return [
+    '# send_primed NAME LABEL PRIMER-ARGS... -- CURL-ARGS...: the request on the connection an authenticated request used just before.',
+    'send_primed() {',
+    '  local name=$1 label=$2 code primer=()',
+    '  shift 2',
+    '  while [ "$#" -gt 0 ] && [ "$1" != -- ]; do primer+=("$1"); shift; done',
+    '  shift',
+    '  code=$(curl -sS -o /dev/null "${primer[@]}" --next -o "$tmp/$name.body" -D "$tmp/$name.head" -w \'%{http_code}\' "$@" 2>"$tmp/$name.err") || true',
+    '  [ -n "$code" ] || code=000',
+    '  printf \'%s\\n\' "$code" >"$tmp/$name.status"',
+    '  printf \'%s -> %s (on the connection of an authenticated GET)\\n\' "$label" "$code"',
+    '}',
+  ];
+}
+
 /** The id a create answered, read from its body (jq path) or its Location header (last path segment). */
 export function captureId(step: string, at: { body: string } | 'location', all = false): string {
   if (at === 'location') {
@@ -84,12 +106,47 @@ export function captureId(step: string, at: { body: string } | 'location', all =
 /** Stands for the shell word of a `shows` check's sent value (the caller renders it with its variables). */
 export const SENT_WORD = '@SENT@';
 
-/** jq: whether `.` shows the values of `$s` (objects: every non-null member; arrays: entry for entry; scalars: equal or same text). */
-const SHOWS_DEF =
-  'def shows($s): . as $r | if ($s | type) == "object" then ($r | type) == "object" and all($s | to_entries[]; .value == null or (.value as $v | $r[.key] | shows($v))) elif ($s | type) == "array" then ($r | type) == "array" and ($r | length) == ($s | length) and all(range(0; $s | length); . as $i | $r[$i] | shows($s[$i])) else $r == $s or ($r | tostring) == ($s | tostring) end;';
+/**
+ * jq (1.6 and later): `same($s)`, whether `.` means the scalar `$s` as src/core/values.ts judges
+ * it (sameValue): numbers by value, also a string holding a JSON number (`3`, `"3.00"`); RFC 3339
+ * date-times as instants in any spelling (fractions to the last digit), a full date as midnight
+ * UTC; anything else only when equal (`true` is not `"true"`).
+ */
+export const SAME_DEF = [
+  'def num: if type == "number" then . + 0 elif type == "string" and test("^-?(0|[1-9][0-9]*)([.][0-9]+)?([eE][+-]?[0-9]+)?$") then tonumber + 0 else null end;',
+  'def civil($y; $m; $d): (if $y % 4 == 0 and ($y % 100 != 0 or $y % 400 == 0) then 29 else 28 end) as $feb',
+  ' | if $m < 1 or $m > 12 or $d < 1 or $d > ([31, $feb, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31] | .[$m - 1]) then null',
+  ' else (if $m <= 2 then $y - 1 else $y end) as $yy | ($yy / 400 | floor) as $era | ($yy - $era * 400) as $yoe',
+  ' | (((153 * ($m + (if $m > 2 then -3 else 9 end)) + 2) / 5 | floor) + $d - 1) as $doy',
+  ' | $era * 146097 + $yoe * 365 + ($yoe / 4 | floor) - ($yoe / 100 | floor) + $doy - 719468 end;',
+  'def instant: if type != "string" then null',
+  ' elif test("^[0-9]{4}-[0-9]{2}-[0-9]{2}$") then (split("-") | map(tonumber)) as $p | civil($p[0]; $p[1]; $p[2]) | if . == null then null else [. * 86400, ""] end',
+  ' else (capture("^(?<y>[0-9]{4})-(?<mo>[0-9]{2})-(?<d>[0-9]{2})[Tt ](?<h>[0-9]{2}):(?<mi>[0-9]{2}):(?<s>[0-9]{2})([.](?<f>[0-9]+))?([Zz]|(?<sign>[+-])(?<oh>[0-9]{2}):(?<om>[0-9]{2}))$") // null)',
+  ' | if . == null then null else . as $c | ($c.h | tonumber) as $h | ($c.mi | tonumber) as $mi | ($c.s | tonumber) as $sec',
+  ' | (($c.oh // "0") | tonumber) as $oh | (($c.om // "0") | tonumber) as $om | civil($c.y | tonumber; $c.mo | tonumber; $c.d | tonumber) as $days',
+  ' | if $days == null or $h > 23 or $mi > 59 or $sec > 60 or $oh > 23 or $om > 59 then null',
+  ' else [$days * 86400 + $h * 3600 + $mi * 60 + $sec - (if $c.sign == "-" then -1 else 1 end) * ($oh * 3600 + $om * 60), (($c.f // "") | sub("0+$"; ""))] end end end;',
+  'def same($s): . as $r | if $r == $s then true',
+  ' elif ($s | type) == "number" or ($r | type) == "number" then ($s | num) as $a | ($r | num) as $b | $a != null and $b != null and $a == $b',
+  ' else ($s | instant) as $a | ($r | instant) as $b | $a != null and $b != null and $a == $b end;',
+].join('');
+
+/**
+ * jq: whether `.` shows the values of `$s`, as the audit's valuesNotShown judges: objects, every
+ * member sent (a member sent as null may be absent); arrays entry for entry; scalars by `same`.
+ */
+export const SHOWS_DEF = `${SAME_DEF}def shows($s): . as $r | if ($s | type) == "object" then ($r | type) == "object" and all($s | to_entries[]; .key as $k | .value as $v | if ($r | has($k)) then ($r[$k] | shows($v)) else $v == null end) elif ($s | type) == "array" then ($r | type) == "array" and ($r | length) == ($s | length) and all(range(0; $s | length); . as $i | $r[$i] | shows($s[$i])) else same($s) end;`;
+
+/**
+ * jq: `canon($list)`, a body as the audit compares two reads of it (deepEqual): members in any
+ * order and numbers by value (jq's `==` does both); a collection read's items in any order (the
+ * audit sorts them by id), at the top or in an envelope member.
+ */
+export const CANON_DEF =
+  'def items: if type == "array" and all(.[]; type == "object") then sort else . end; def canon($list): if $list | not then . elif type == "array" then sort elif type == "object" then map_values(items) else . end;';
 
 /** jq, quoted: the distinct values of the `$f` members of a list's items (its ids), one a line. */
-const LISTED_IDS = sq(
+export const LISTED_IDS = sq(
   `[.. | objects | .[$f]? | select(type == "string" or type == "number") | tostring] | unique | .[]`,
 );
 
@@ -155,10 +212,19 @@ export function verdictLines(check: ReproCheck, evidence: StepRef[]): string[] {
       const read = (s: StepRef): string =>
         `$(jq -cS ${sq(norm)} "$tmp/${s.name}.body" 2>/dev/null || body ${s.name})`;
       const ignoring = check.ignore?.length ? ` (leaving out ${check.ignore.join(', ')})` : '';
+      const list = a.list === true && b.list === true;
+      // Compared as the audit compares (by meaning: deepEqual); bodies that are not JSON, as text.
+      const same = sq(
+        `${CANON_DEF} ($a | map(${norm} | canon(${list}))) == ($b | map(${norm} | canon(${list})))`,
+      );
       return [
         `first="${read(a)}"`,
         `second="${read(b)}"`,
-        `if [ "$first" != "$second" ]; then verdict yes "${dq(b.label)} differs from ${dq(a.label)}${ignoring}: $(printf '%s' "$first" | head -c 200) then $(printf '%s' "$second" | head -c 200)"; fi`,
+        `if [ "$(status ${a.name})" != "$(status ${b.name})" ]; then verdict yes "${dq(a.label)} answered $(status ${a.name}), then ${dq(b.label)} answered $(status ${b.name})"; fi`,
+        `if jq empty "$tmp/${a.name}.body" "$tmp/${b.name}.body" >/dev/null 2>&1; then`,
+        `  same=$(jq -n --slurpfile a "$tmp/${a.name}.body" --slurpfile b "$tmp/${b.name}.body" ${same})`,
+        `elif [ "$first" = "$second" ]; then same=true; else same=false; fi`,
+        `if [ "$same" != true ]; then verdict yes "${dq(b.label)} differs from ${dq(a.label)}${ignoring}: $(printf '%s' "$first" | head -c 200) then $(printf '%s' "$second" | head -c 200)"; fi`,
         `verdict no "${dq(a.label)} and ${dq(b.label)} answered the same${ignoring}"`,
       ];
     }
@@ -219,6 +285,8 @@ export function verdictLines(check: ReproCheck, evidence: StepRef[]): string[] {
         `verdict no "${dq(s.label)} answered $(status ${s.name}) showing the values sent"`,
       ];
     }
+    case 'error-body':
+      return errorBodyLines(evidence);
     case 'none':
       return [`verdict no ${sq(check.why)}`];
     case 'base-url':
@@ -231,4 +299,32 @@ export function verdictLines(check: ReproCheck, evidence: StepRef[]): string[] {
     case 'burst':
       return [`verdict no "a burst is replayed by the burst block above"`];
   }
+}
+
+/** jq: an error body's shape, as ERR-BODY groups them: its top-level members with their JSON types. */
+const SHAPE = sq(
+  'if type == "object" then to_entries | map("\\(.key):\\(.value | type)") else ["(\\(type))"] end',
+);
+
+/** The verdict of `error-body`: each error answer has a JSON body, and they share a top-level member. */
+function errorBodyLines(steps: StepRef[]): string[] {
+  const lines = [': >"$tmp/shapes"'];
+  for (const s of steps.filter((x) => !x.label.startsWith('HEAD '))) {
+    const said = `${dq(s.label)} answered $(status ${s.name})`;
+    lines.push(
+      `case "$(status ${s.name})" in 4?? | 5??)`,
+      `  if [ -z "$(tr -d '[:space:]' <"$tmp/${s.name}.body")" ]; then verdict yes "${said} with an empty body"; fi`,
+      `  media=$(header ${s.name} content-type | cut -d ';' -f 1 | tr -d '[:space:]' | tr '[:upper:]' '[:lower:]')`,
+      `  case "$media" in application/json | *+json) ;; *) verdict yes "${said} with Content-Type \${media:-none}, not JSON" ;; esac`,
+      `  jq empty "$tmp/${s.name}.body" >/dev/null 2>&1 || verdict yes "${said} with a $media body that does not parse as JSON"`,
+      `  jq -c ${SHAPE} "$tmp/${s.name}.body" >>"$tmp/shapes" ;;`,
+      'esac',
+    );
+  }
+  return [
+    ...lines,
+    "shapes=$(tr '\\n' ' ' <\"$tmp/shapes\")",
+    'if [ "$(wc -l <"$tmp/shapes")" -gt 1 ] && jq -s -e \'reduce .[1:][] as $s (.[0]; . - (. - $s)) | length == 0\' "$tmp/shapes" >/dev/null; then verdict yes "the error bodies share no top-level member: $shapes"; fi',
+    'verdict no "the error answers carry JSON bodies with a top-level member in common: ${shapes:-no error answer}"',
+  ];
 }

@@ -1,20 +1,19 @@
 // A failure's reproduction script: the items it needs created again, its exchanges replayed, the rule's test, cleanup.
-import { itemTemplate, itemUrl } from '../core/addressing.js';
-import { named } from '../core/named.js';
-import { jqPath, type ReproCheck } from '../core/reproduce.js';
-import type { AuditConfig, CheckResult, Evidence, ResourceConfig } from '../core/types.js';
+import type { Invocation, ReproCheck } from '../core/reproduce.js';
+import type { AuditConfig, CheckResult, Evidence } from '../core/types.js';
 import type { HttpClient } from '../http/client.js';
-import { curlArgs, shellWord, type CurlInput, type CurlOptions, type Substitute } from '../http/curl.js';
+import type { CurlInput, CurlOptions } from '../http/curl.js';
 import { sentRequest } from '../http/evidence.js';
-import type { Creation, NamedAt } from './creations.js';
 import type { Custody } from './custody.js';
-import { burstLines } from './repro-burst.js';
-import { captureId, dq, prologue, SENT_WORD, sq, verdictLines, type StepRef } from './repro-shell.js';
+import { Plan } from './repro-plan.js';
+import { rerunCommand } from './rerun.js';
 
 export interface ReproDeps {
   config: AuditConfig;
   client: HttpClient;
   custody: Custody;
+  /** How the audit was started (default: `conformance run` with no options). */
+  invocation?: Invocation;
 }
 
 /** What the script reproduces: the check, where, the failure's first problem and its evidence. */
@@ -25,14 +24,8 @@ export interface ReproFailure {
   message: string;
   evidence: Evidence[];
   reproduce?: ReproCheck;
-}
-
-/** Stands for an id in a request rendered for the cleanup function (replaced by `$1`). */
-const ID_HOLE = 'conformance0id0hole';
-
-/** The command that runs one check again on one resource (same config). */
-export function rerunCommand(checkId: string, resource: string | undefined): string {
-  return `conformance run --only ${checkId}${resource !== undefined ? ` --resource ${resource}` : ''}`;
+  /** The command that runs the check again alone (see rerunCommand). */
+  rerun: string;
 }
 
 /**
@@ -56,311 +49,6 @@ function notSent(e: Evidence): boolean {
   return e.response === null && (e.notes ?? []).some((n) => n.startsWith('not sent'));
 }
 
-/** Builds one script: variables for the ids of created items, setup creates, steps, verdict, cleanup. */
-class Plan {
-  private readonly base: string;
-  private readonly origin: string;
-  /** Item path -> the shell variable of its id. */
-  private readonly vars = new Map<string, { name: string; id: string; creation: Creation }>();
-  /** Resources whose items the script may delete (a `delete_<n>` function each). */
-  private readonly deleters = new Map<string, number>();
-  private readonly lines: string[] = [];
-
-  constructor(
-    private readonly deps: ReproDeps,
-    private readonly failure: ReproFailure,
-    private readonly check: ReproCheck,
-  ) {
-    this.base = deps.client.baseUrl;
-    this.origin = new URL(this.base).origin;
-  }
-
-  script(sent: Array<{ input: CurlInput; options: CurlOptions }>): string {
-    const { evidence } = this.failure;
-    const creations = this.deps.custody.creations;
-    // Which created items the steps name, and which of them the steps create themselves.
-    const madeHere = new Set<string>();
-    const needed: Creation[] = [];
-    sent.forEach(({ input }, i) => {
-      const made = creations.made(evidence[i]);
-      if (made) madeHere.add(made.path);
-      const named = this.createdItemOf(input.url);
-      if (named && !madeHere.has(named.path) && !needed.includes(named)) needed.push(named);
-    });
-    const steps: StepRef[] = [];
-    const body: string[] = [];
-    needed.sort((a, b) => a.seq - b.seq);
-    needed.forEach((creation, j) => {
-      const from = sentRequest(creation.evidence);
-      if (!from) return;
-      const name = `s${j}`;
-      const v = this.variable(creation);
-      body.push(`# Setup: create the ${creation.resource} item the failure needs, as the audit did.`);
-      body.push(this.sendLine(name, `POST ${this.pathLabel(creation.evidence.request.url)} (setup)`, from));
-      body.push(...this.capture(name, v, creation.resource, creation.namedAt, true));
-    });
-    if (this.check.kind === 'burst') {
-      const s = sent[this.check.at ?? sent.length - 1];
-      const ref = this.ref(evidence.length - 1);
-      body.push(...burstLines(this.check, ref, this.argsOf(s.input, s.options)));
-    } else if (this.check.kind !== 'base-url') {
-      body.push('# The exchanges of the failure, as the audit sent them.');
-      sent.forEach((s, i) => {
-        const ref = this.ref(i);
-        body.push(this.sendLine(ref.name, ref.label, s));
-        const made = creations.made(evidence[i]);
-        const compared = this.check.kind === 'ids-differ' && this.check.at.includes(i);
-        if (compared && !made) body.push(...this.readId(ref, s.input));
-        else if (made) {
-          ref.idVar = this.variable(made);
-          body.push(...this.capture(ref.name, ref.idVar, made.resource, made.namedAt, false));
-        } else body.push(...this.sideEffects(ref.name, s.input));
-        steps.push(ref);
-      });
-      body.push('# What the rule checks.');
-      const check =
-        this.check.kind === 'new-items'
-          ? { ...this.check, delete: String(this.deleter(this.check.delete) ?? 'none') }
-          : this.check;
-      const sentWord =
-        this.check.kind === 'shows'
-          ? shellWord(JSON.stringify(this.check.sent), this.deps.client.redactor, this.bodyVars())
-          : '';
-      body.push(...verdictLines(check, steps).map((l) => l.split(SENT_WORD).join(sentWord)));
-    } else body.push(...verdictLines(this.check, steps));
-    return [...this.header(body), ...prologue(), ...this.deleteFunctions(), ...body, ''].join('\n');
-  }
-
-  /** The script's comment header, variables and the checks of what it needs. */
-  private header(body: string[]): string[] {
-    const f = this.failure;
-    const where = f.resource !== undefined ? ` on ${f.resource}` : '';
-    const usesJq = body.join('\n').includes('jq ');
-    const needs = usesJq ? 'bash, curl, jq' : 'bash, curl';
-    const text = [...body, ...this.deleteFunctions()].join('\n');
-    const secrets = this.deps.config.secrets.filter((s) => s.envVar && text.includes(`\${${s.envVar}`));
-    const envVars = [...new Set(secrets.map((s) => s.envVar!))];
-    const out = [
-      '#!/usr/bin/env bash',
-      `# Reproduces ${f.checkId} [${f.rules.join(', ')}]${where}:`,
-      ...firstLine(f.message).map((l) => `#   ${l}`),
-      `# Needs: ${needs}${envVars.length > 0 ? `; ${envVars.length > 1 ? 'the variables' : 'the variable'} ${envVars.join(', ')} set as for the audit` : ''}.`,
-      '# BASE_URL: the API to try it on (default: the audited one).',
-      '# Prints "reproduced: ..." and exits 1, or "not reproduced: ..." and exits 0 (2: could not run).',
-      '# It deletes what it creates, even when a step fails.',
-      `# Run the check again alone: ${rerunCommand(f.checkId, f.resource)}`,
-      '# shellcheck disable=SC2317 # the cleanup and delete functions run from the EXIT trap',
-      'set -u',
-      `BASE_URL="\${BASE_URL:-${dq(this.base)}}"`,
-    ];
-    if (text.includes('${ORIGIN}')) {
-      out.push(`ORIGIN=$(printf '%s' "$BASE_URL" | sed -E 's#^([A-Za-z][A-Za-z0-9+.-]*://[^/?#]*).*#\\1#')`);
-    }
-    for (const name of envVars) {
-      const where2 = secrets.find((s) => s.envVar === name)?.source;
-      out.push(`: "\${${name}:?set ${name}${where2 ? ` (${where2})` : ''} as for the audit}"`);
-    }
-    if (usesJq) out.push('command -v jq >/dev/null || { echo "this script needs jq" >&2; exit 2; }');
-    return out;
-  }
-
-  /** One `send` line: the request as the audit sent it, ids of created items and the base URL as variables. */
-  private sendLine(name: string, label: string, s: { input: CurlInput; options: CurlOptions }): string {
-    return `send ${name} ${sq(label)} ${this.argsOf(s.input, s.options).join(' ')}`;
-  }
-
-  private argsOf(input: CurlInput, options: CurlOptions): string[] {
-    return curlArgs(input, this.deps.client.redactor, options, {
-      url: this.urlVars(),
-      body: this.bodyVars(),
-    });
-  }
-
-  /** The base URL (or origin) and the ids of created items in a URL, as variables. */
-  private urlVars(): Substitute {
-    return (text) => {
-      const spans: Array<{ start: number; end: number; shell: string }> = [];
-      let from = 0;
-      if (startsWithin(text, this.base)) {
-        spans.push({ start: 0, end: this.base.length, shell: '${BASE_URL}' });
-        from = this.base.length;
-      } else if (startsWithin(text, this.origin)) {
-        spans.push({ start: 0, end: this.origin.length, shell: '${ORIGIN}' });
-        from = this.origin.length;
-      }
-      for (const v of this.vars.values()) {
-        const encoded = encodeURIComponent(v.id);
-        const re = new RegExp(`(?<=[/=.])${escapeRe(encoded)}(?=$|[/?&#])`, 'g');
-        for (const m of text.slice(from).matchAll(re)) {
-          const start = from + (m.index ?? 0);
-          spans.push({ start, end: start + encoded.length, shell: `\${${v.name}}` });
-        }
-      }
-      return spans.sort((a, b) => a.start - b.start);
-    };
-  }
-
-  /** Ids of created items as JSON strings in a body, as variables. */
-  private bodyVars(): Substitute {
-    return (text) => {
-      const spans: Array<{ start: number; end: number; shell: string }> = [];
-      for (const v of this.vars.values()) {
-        const quoted = JSON.stringify(v.id);
-        let at = text.indexOf(quoted);
-        while (at >= 0) {
-          spans.push({ start: at + 1, end: at + quoted.length - 1, shell: `\${${v.name}}` });
-          at = text.indexOf(quoted, at + quoted.length);
-        }
-      }
-      return spans.sort((a, b) => a.start - b.start);
-    };
-  }
-
-  /** The item the audit created that a URL names, if it names one. */
-  private createdItemOf(url: string): Creation | undefined {
-    const target = this.deps.custody.targetOf(url);
-    if (!target || target.id === undefined) return undefined;
-    const path = itemUrl(target.r, target.id);
-    if (path === undefined || encodeURIComponent(target.id) !== target.id) return undefined;
-    return this.deps.custody.creations.of(path);
-  }
-
-  private variable(creation: Creation): string {
-    const known = this.vars.get(creation.path);
-    if (known) return known.name;
-    const name = `id${this.vars.size + 1}`;
-    this.vars.set(creation.path, { name, id: creation.id, creation });
-    return name;
-  }
-
-  /** Reads the id a create answered into its variable and puts the item on the cleanup list. */
-  private capture(step: string, v: string, resource: string, at: NamedAt, setup: boolean): string[] {
-    const fn = this.deleter(resource);
-    const read = readAt(step, at);
-    const lines = [`${v}=${read}`];
-    if (setup) {
-      lines.push(
-        `[ -n "$${v}" ] || { echo "could not set up: POST answered $(status ${step}) naming no ${resource} item"; exit 2; }`,
-      );
-    }
-    if (fn !== undefined) lines.push(`[ -z "$${v}" ] || cleanup+=("${fn}:$${v}")`);
-    return lines;
-  }
-
-  /** The id a create the audit did not adopt (a retry naming another item) answered, read all the same. */
-  private readId(ref: StepRef, input: CurlInput): string[] {
-    ref.idVar = `${ref.name}id`;
-    const r = this.deps.custody.targetOf(input.url)?.r;
-    const at = (r && this.deps.custody.creations.namedAt(r.name)) ?? { body: [r?.idField ?? 'id'] };
-    const read = readAt(ref.name, at);
-    const fn = r ? this.deleter(r.name) : undefined;
-    return [
-      `${ref.idVar}=${read}`,
-      ...(fn !== undefined ? [`[ -z "$${ref.idVar}" ] || cleanup+=("${fn}:$${ref.idVar}")`] : []),
-    ];
-  }
-
-  /** What a replayed request may have created against a service that should have refused it: deleted at the end. */
-  private sideEffects(step: string, input: CurlInput): string[] {
-    const target = this.deps.custody.targetOf(input.url);
-    if (!target) return [];
-    const fn = this.deleter(target.r.name);
-    if (fn === undefined) return [];
-    if (input.method === 'POST' && target.id === undefined) {
-      const at = this.deps.custody.creations.namedAt(target.r.name) ?? { body: [target.r.idField] };
-      const read = readAt(step, at, true);
-      // A batch create (an array) names several items: each goes on the cleanup list.
-      return [
-        `case "$(status ${step})" in 2*) for made in ${read}; do cleanup+=("${fn}:$made"); done ;; esac`,
-      ];
-    }
-    if (input.method === 'PUT' && target.id !== undefined && !this.createdItemOf(input.url)) {
-      return [`[ "$(status ${step})" != 201 ] || cleanup+=("${fn}:"${sq(target.id)})`];
-    }
-    return [];
-  }
-
-  /** The number of the resource's delete function (undefined: its items have no URL). */
-  private deleter(resource: string): number | undefined {
-    const r = this.resourceNamed(resource);
-    if (!r || itemUrl(r, ID_HOLE) === undefined) return undefined;
-    let n = this.deleters.get(resource);
-    if (n === undefined) {
-      n = this.deleters.size + 1;
-      this.deleters.set(resource, n);
-    }
-    return n;
-  }
-
-  private deleteFunctions(): string[] {
-    return [...this.deleters].map(([resource, n]) => {
-      const r = this.resourceNamed(resource)!;
-      const input = this.deps.client.request({ method: 'DELETE', path: itemUrl(r, ID_HOLE)! }, resource);
-      const args = curlArgs(input, this.deps.client.redactor, this.deps.client.connection, {
-        url: (text) => {
-          const spans = this.urlVars()(text).filter(
-            (s) => s.shell === '${BASE_URL}' || s.shell === '${ORIGIN}',
-          );
-          const at = text.indexOf(ID_HOLE);
-          if (at >= 0) spans.push({ start: at, end: at + ID_HOLE.length, shell: '$1' });
-          return spans.sort((a, b) => a.start - b.start);
-        },
-      });
-      return `delete_${n}() { curl -sS -o /dev/null ${args.join(' ')} 2>/dev/null; } # deletes an item of ${resource} (${itemTemplate(r)})`;
-    });
-  }
-
-  private resourceNamed(name: string): ResourceConfig | undefined {
-    return named(this.deps.config.resources, name);
-  }
-
-  /** The step of evidence `i`: its name, label and the status the audit saw. */
-  private ref(i: number): StepRef {
-    const e = this.failure.evidence[i];
-    const url = sentRequest(e)?.input.url ?? e.request.url;
-    const created = this.createdItemOf(url);
-    const id = this.deps.custody.targetOf(url)?.id;
-    return {
-      name: `e${i}`,
-      label: `${e.request.method} ${this.pathLabel(e.request.url)}`,
-      seen: e.response ? String(e.response.status) : '000',
-      ...(created ? { urlVar: this.variable(created) } : id !== undefined ? { urlId: id } : {}),
-    };
-  }
-
-  /** A URL as the script prints it: relative to the base URL, created ids as `{id}`. */
-  private pathLabel(url: string): string {
-    let label = startsWithin(url, this.base) ? url.slice(this.base.length) || '/' : url;
-    label = startsWithin(label, this.origin) ? label.slice(this.origin.length) : label;
-    for (const v of this.vars.values()) {
-      label = label.split(`/${encodeURIComponent(v.id)}`).join(`/{${v.name}}`);
-    }
-    return label;
-  }
-}
-
-/** True when `text` starts with `prefix` followed by nothing, a `/`, `?` or `#`. */
-function startsWithin(text: string, prefix: string): boolean {
-  return text.startsWith(prefix) && (text.length === prefix.length || /[/?#]/.test(text[prefix.length]));
-}
-
-/** The shell expression of the id(s) a create's answer names where `at` says (`all`: every one of a batch). */
-function readAt(step: string, at: NamedAt, all = false): string {
-  return at === 'location' ? captureId(step, 'location') : captureId(step, { body: jqPath(at.body) }, all);
-}
-
-function escapeRe(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/** The first problem of a message, as comment lines (at most three, each cut at 150 characters). */
-function firstLine(message: string): string[] {
-  return message
-    .split('\n')
-    .slice(0, 3)
-    .map((l) => (l.length > 150 ? `${l.slice(0, 150)}…` : l));
-}
-
 /**
  * The result with its reproduction script and re-run command, when it failed: `evidence` are the
  * exchanges of its first problem (default: the result's first exchange), `check` what to test.
@@ -369,9 +57,14 @@ export function withReproduction(
   result: CheckResult,
   deps: ReproDeps,
   check?: ReproCheck,
-  evidence: Evidence[] = result.evidence.slice(0, 1),
+  // An error-body verdict compares the shapes of several answers (an observer's first few exchanges).
+  evidence: Evidence[] = result.evidence.slice(0, check?.kind === 'error-body' ? 4 : 1),
 ): CheckResult {
   if (result.status !== 'failed') return result;
+  const { redactor } = deps.client;
+  const rerun = redactor.text(
+    rerunCommand(result.checkId, result.resource, deps.invocation, result.severity),
+  );
   const script = reproScript(deps, {
     checkId: result.checkId,
     rules: result.rules,
@@ -379,10 +72,11 @@ export function withReproduction(
     message: result.problems?.[0] ?? result.message ?? '',
     evidence,
     reproduce: check,
+    rerun,
   });
   return {
     ...result,
-    ...(script !== undefined ? { reproduce: deps.client.redactor.text(script) } : {}),
-    rerun: rerunCommand(result.checkId, result.resource),
+    ...(script !== undefined ? { reproduce: redactor.text(script) } : {}),
+    rerun,
   };
 }

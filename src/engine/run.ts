@@ -17,6 +17,7 @@ import { Custody } from './custody.js';
 import { buildPlan, type Task } from './plan.js';
 import { ObserverHub } from './observers.js';
 import { withReproduction } from './reproduce.js';
+import type { Invocation } from '../core/reproduce.js';
 import { Locks } from './locks.js';
 import { cleanup } from './cleanup.js';
 import { markConsequences } from './consequences.js';
@@ -61,6 +62,8 @@ export interface RunOptions {
   random?: () => number;
   /** Called once the run is over with its longest chain of request rounds (the bench's lower bound). */
   onChains?: (chains: ChainStats) => void;
+  /** How the audit was started (the CLI's command and options): failures' re-run commands repeat it. */
+  invocation?: Invocation;
 }
 
 /** Real time. */
@@ -165,6 +168,7 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
       signal,
       shared,
       clock,
+      invocation: options.invocation,
     };
     const names = config.resources.map((r) => r.name);
     const locks = new Locks(names);

@@ -132,7 +132,7 @@ export function dq(text: string): string {
 }
 
 /** A word as is when nothing in it is special to the shell, else in single quotes. */
-function single(text: string): string {
+export function single(text: string): string {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(text) ? text : sq(text);
 }
 

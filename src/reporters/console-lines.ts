@@ -181,23 +181,53 @@ export function reproduceLines(results: CheckResult[], c: ChalkInstance, style: 
 }
 
 /**
- * Where the script that replays the first of these failures is (state and all), and how to run
- * the check again alone; under --verbose the script itself.
+ * Where the script that replays each of these failures is (state and all), and how to run the
+ * check again alone, per resource when a group spans several; under --verbose the scripts too.
  */
 function scriptLines(results: CheckResult[], c: ChalkInstance, style: LineStyle): string[] {
-  const r = results.find((x) => x.reproduce !== undefined);
+  const scripted = results.filter((x) => x.reproduce !== undefined);
+  const reruns = results.filter((x) => x.rerun !== undefined);
+  const folder = style.files?.repro;
+  const many = scripted.length > 1;
   const lines: string[] = [];
-  if (r) {
-    const folder = style.files?.repro;
-    const where = folder
-      ? `${folder}/${reproFileName(r)}`
-      : style.verbose
+  if (scripted.length > 0) {
+    const head = many ? 'Scripts that replay them, state and all:' : 'Script that replays it, state and all:';
+    const where = (r: CheckResult): string => (folder ? `${folder}/${reproFileName(r)}` : '');
+    if (!folder) {
+      const how = style.verbose
         ? 'below'
-        : '--reporter repro writes it, --verbose prints it';
-    lines.push(`  ${c.dim('Script that replays it, state and all:')} ${where}`);
+        : `--reporter repro writes ${many ? `them (one per resource: ${scripted.map(label).join(', ')})` : 'it'}, --verbose prints ${many ? 'them' : 'it'}`;
+      lines.push(`  ${c.dim(head)} ${how}`);
+    } else if (!many) lines.push(`  ${c.dim(head)} ${where(scripted[0])}`);
+    else lines.push(`  ${c.dim(head)}`, ...perResource(scripted, where, `in ${folder}/`));
   }
-  const rerun = results.find((x) => x.rerun !== undefined)?.rerun;
-  if (rerun) lines.push(`  ${c.dim('Run this check again alone:')} ${rerun}`);
-  if (r && style.verbose) lines.push(...r.reproduce!.split('\n').map((l) => `    ${visible(l, true)}`));
+  if (reruns.length === 1) lines.push(`  ${c.dim('Run this check again alone:')} ${reruns[0].rerun}`);
+  else if (reruns.length > 1) {
+    lines.push(
+      `  ${c.dim('Run this check again alone:')}`,
+      ...perResource(reruns, (r) => r.rerun!, 'in the JSON report (rerun)'),
+    );
+  }
+  if (style.verbose) {
+    for (const r of scripted.slice(0, PER_RESOURCE)) {
+      if (many) lines.push(`  ${c.dim(`Script for ${label(r)}:`)}`);
+      lines.push(...r.reproduce!.split('\n').map((l) => `    ${visible(l, true)}`));
+    }
+  }
+  return lines;
+}
+
+/** Lines per resource a group shows (its scripts, its re-run commands); the rest are counted. */
+const PER_RESOURCE = 5;
+
+function label(r: CheckResult): string {
+  return r.resource ?? 'API';
+}
+
+/** `    widgets: <text>` for the first few results, then where the others are. */
+function perResource(results: CheckResult[], text: (r: CheckResult) => string, home: string): string[] {
+  const lines = results.slice(0, PER_RESOURCE).map((r) => `    ${label(r)}: ${text(r)}`);
+  const more = results.length - PER_RESOURCE;
+  if (more > 0) lines.push(`    …and ${plural(more, 'more resource')} ${home}`);
   return lines;
 }

@@ -15,7 +15,7 @@ const SHOWN_SHAPES = 4;
 export default defineCheck({
   kind: 'observer',
   id: 'error-body-shape',
-  reproduce: { kind: 'not-json', at: 0 },
+  reproduce: { kind: 'error-body' },
   rules: ['ERR-BODY'],
   suite: 'errors',
   title: 'Error answers carry a JSON body, in one shape across the API',
@@ -52,7 +52,7 @@ export default defineCheck({
     const members = groups.map((g) => new Set(g.key.split(',').filter(Boolean)));
     const common = [...members[0]].filter((m) => members.every((set) => set.has(m)));
     if (common.length > 0) return [];
-    const sorted = [...groups].sort((a, b) => b.count - a.count);
+    const sorted = proofFirst([...groups].sort((a, b) => b.count - a.count));
     const shown = sorted.slice(0, SHOWN_SHAPES).map(describeGroup);
     if (sorted.length > SHOWN_SHAPES) shown.push(`and ${sorted.length - SHOWN_SHAPES} more shapes`);
     const finding: SummaryFinding<'errorShapesDiffer'> = {
@@ -63,6 +63,26 @@ export default defineCheck({
     return [finding];
   },
 });
+
+/**
+ * The groups (most common first) with, in front, the few that already share no member: the most
+ * common shape and each next one that narrows what they share, until nothing is. Those are shown
+ * first and are the evidence, so the exchanges named prove the finding on their own.
+ */
+function proofFirst(sorted: ExchangeGroup[]): ExchangeGroup[] {
+  const proof: ExchangeGroup[] = [];
+  let common: Set<string> | undefined;
+  for (const g of sorted) {
+    const members = new Set(g.key.split(',').filter(Boolean));
+    const next = common === undefined ? members : new Set([...common].filter((m) => members.has(m)));
+    if (common === undefined || next.size < common.size) {
+      proof.push(g);
+      common = next;
+    }
+    if (common.size === 0) break;
+  }
+  return [...proof, ...sorted.filter((g) => !proof.includes(g))];
+}
 
 /** A 4xx or 5xx answer whose body can be judged (HEAD carries none; a body cut at the cap cannot be parsed). */
 function isErrorAnswer(x: Exchange): boolean {

@@ -2,7 +2,7 @@
 import { defineCheck, type Created, type ResourceCheckContext } from '../../src/core/check.js';
 import { valuesNotShown } from '../support/shown.js';
 import { describeDifferences } from '../../src/core/values.js';
-import { answered, couldNotCompare } from '../../src/core/verdicts.js';
+import { answered, couldNotCompare, requestLine } from '../../src/core/verdicts.js';
 
 export default defineCheck({
   kind: 'active',
@@ -72,7 +72,7 @@ async function change(
   if (differences.length > 0) {
     ctx.fail({
       messageId: 'changeNotVisible',
-      message: `${method} answered ${sent.status} but a later GET does not show the values sent: ${describeDifferences(differences)}`,
+      message: `${requestLine(sent)} answered ${sent.status} but a later ${requestLine(read)} does not show the values sent: ${describeDifferences(differences)}`,
       evidence: [sent, read],
       reproduce: { kind: 'shows', at: 1, sent: sent.sent ?? body },
     });

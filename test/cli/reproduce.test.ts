@@ -5,6 +5,7 @@ import { mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { packagePath } from '../../src/core/paths.js';
 import { auditFixture } from '../../src/testing/check-tester.js';
 import { exampleEnv } from '../../src/testing/example-config.js';
 import { startExampleFixture } from '../../src/testing/fixture-server.js';
@@ -50,17 +51,19 @@ describe('--reporter repro', () => {
       const file = join(out, 'repro', `delete-removes--${f.resource}.sh`);
       expect(await readFile(file, 'utf8')).toBe(f.reproduce);
       expect((await stat(file)).mode & 0o111).toBe(0o111);
-      expect(f.rerun).toBe(`conformance run --only delete-removes --resource ${f.resource}`);
+      // The demo's own command, with its break: pasted, it runs just that check on that resource.
+      expect(f.rerun).toBe(
+        `conformance demo --break delete-noop --only delete-removes --resource ${f.resource} --reporter console`,
+      );
     }
-    // The console shows a check's failures as one block: its first script, and how to run it again.
-    expect(r.stdout).toMatch(
-      new RegExp(
-        `Script that replays it, state and all: ${join(out, 'repro')}/delete-removes--(orders|widgets)\\.sh`,
-      ),
-    );
-    expect(r.stdout).toMatch(
-      /Run this check again alone: conformance run --only delete-removes --resource (orders|widgets)/,
-    );
+    // The console shows a check's failures as one block: every resource's script and re-run command.
+    for (const name of ['orders', 'widgets']) {
+      expect(r.stdout).toContain(`    ${name}: ${join(out, 'repro')}/delete-removes--${name}.sh\n`);
+      expect(r.stdout).toContain(
+        `    ${name}: conformance demo --break delete-noop --only delete-removes --resource ${name} --reporter console\n`,
+      );
+    }
+    expect(r.stdout).toContain('Scripts that replay them, state and all:\n');
     expect(await readFile(join(out, 'placeholder'), 'utf8')).toBe('not ours');
   });
 
@@ -85,6 +88,97 @@ describe('--reporter repro', () => {
     expect(bad.stderr).toContain(
       '--resource widgts: no such resource in the config (did you mean "widgets"?)',
     );
+  });
+});
+
+/** The words a shell makes of a pasted command line (without its leading `conformance`). */
+async function pasted(line: string): Promise<string[]> {
+  expect(line).toMatch(/^conformance /);
+  const { stdout } = await promisify(execFile)('bash', [
+    '-c',
+    `set -f; words() { printf '%s\\0' "$@"; }; words ${line.slice('conformance '.length)}`,
+  ]);
+  return stdout.split('\0').slice(0, -1);
+}
+
+/** The failed results of a conformance.json: check, resource, problem ids. */
+async function failures(out: string): Promise<Array<{ key: string; ids: string[]; rerun?: string }>> {
+  const report = JSON.parse(await readFile(join(out, 'conformance.json'), 'utf8'));
+  return (report.results as Array<Result & { problemIds?: string[] }>)
+    .filter((x) => x.status === 'failed')
+    .map((x) => ({ key: `${x.checkId} ${x.resource ?? '-'}`, ids: x.problemIds ?? [], rerun: x.rerun }));
+}
+
+describe('the command that runs a failed check again, pasted as printed', () => {
+  it("repeats the run's config and base URL (no secret), runs just that check on that resource, and fails the same way", async () => {
+    const broken = await startExampleFixture({ breaks: { deleteNoop: true } });
+    try {
+      const env = exampleEnv(broken);
+      const out = await tempDir();
+      const config = packagePath('config', 'example.yaml');
+      const first = await runCli(
+        [
+          'run',
+          '--config',
+          config,
+          '--base-url',
+          broken.baseUrl,
+          '--only',
+          'methods',
+          '--reporter',
+          'json',
+          '--out',
+          out,
+        ],
+        { env },
+      );
+      expect(first.code).toBe(1);
+      const failed = await failures(out);
+      const widgets = failed.find((f) => f.key === 'delete-removes widgets');
+      expect(widgets?.rerun).toBe(
+        `conformance run --config ${config} --base-url ${broken.baseUrl} --only delete-removes --resource widgets --reporter console`,
+      );
+      for (const secret of Object.values(env)) expect(widgets!.rerun).not.toContain(secret);
+      const again = await tempDir();
+      const rerun = await runCli([...(await pasted(widgets!.rerun!)), '--reporter', 'json', '--out', again], {
+        env,
+      });
+      expect(rerun.code).toBe(1);
+      expect((await failures(again)).map(({ key, ids }) => ({ key, ids }))).toEqual([
+        { key: widgets!.key, ids: widgets!.ids },
+      ]);
+    } finally {
+      await broken.close();
+    }
+  });
+
+  it('under demo repeats the breaks, and for a failed warning adds --fail-on warning so that it exits 1 too', async () => {
+    const out = await tempDir();
+    const first = await runCli([
+      'demo',
+      '--break',
+      'no-location',
+      '--only',
+      'create-location',
+      '--reporter',
+      'json',
+      '--out',
+      out,
+    ]);
+    expect(first.code).toBe(0);
+    const failed = await failures(out);
+    expect(failed.length).toBeGreaterThan(0);
+    for (const f of failed) {
+      expect(f.rerun).toMatch(
+        /^conformance demo --break no-location --fail-on warning --only create-location --resource \S+ --reporter console$/,
+      );
+      const again = await tempDir();
+      const rerun = await runCli([...(await pasted(f.rerun!)), '--reporter', 'json', '--out', again]);
+      expect(rerun.code).toBe(1);
+      expect((await failures(again)).map(({ key, ids }) => ({ key, ids }))).toEqual([
+        { key: f.key, ids: f.ids },
+      ]);
+    }
   });
 });
 

@@ -55,26 +55,25 @@ export const AUTH_AND_PROTOCOL: BrokenCase[] = [
   { break: 'limited-401', rules: ['AUTH-FORBIDDEN error'], also: ['AUTH-CHALLENGE warning'] },
   { break: 'no-challenge', rules: ['AUTH-CHALLENGE warning'] },
   { break: 'session-cookie', rules: ['GEN-STATELESS error'] },
-  // A remembered connection also serves the unauthenticated probes that happen to reuse it.
+  // A remembered connection also serves the unauthenticated probes that happen to reuse it: their
+  // scripts send them on the connection of an authenticated GET, as the audit's pool did.
   {
     break: 'remembers-connection',
     rules: ['GEN-STATELESS error'],
     also: ['AUTH-MISSING error'],
-    // The unauthenticated probe is accepted only on a connection the token was sent on.
-    misses: ['missing-credentials-401 '],
   },
   { break: 'html-404', rules: ['GEN-JSON error', 'ERR-BODY warning'] },
-  // Two error shapes: the script tests one answer, not the keys of two.
-  { break: 'gateway-error-shape', rules: ['ERR-BODY warning'], misses: ['error-body-shape '] },
+  { break: 'gateway-error-shape', rules: ['ERR-BODY warning'] },
   {
     break: 'limit-503',
     rules: ['LIM-429 error'],
     also: ['ERR-SERVER error'],
-    // The 503 that ERR-SERVER saw is one answer of the burst, replayed alone.
-    misses: ['no-server-errors ', 'rate-limit-429 '],
+    // The 503 that ERR-SERVER saw (when the audit's burst met one) is one answer of the burst,
+    // replayed alone: ERR-SERVER's finding names that one exchange, not the burst that led to it.
+    misses: ['no-server-errors '],
   },
-  { break: 'limit-never-lifts', rules: ['LIM-RETRY error'], misses: ['rate-limit-retry '] },
-  { break: 'no-retry-headers', rules: ['LIM-RETRY warning'], misses: ['rate-limit-retry '] },
+  { break: 'limit-never-lifts', rules: ['LIM-RETRY error'] },
+  { break: 'no-retry-headers', rules: ['LIM-RETRY warning'] },
   { break: 'no-version-prefix', rules: ['VER-PATH error'] },
   { break: 'any-version', rules: ['VER-UNKNOWN error'] },
   {
@@ -92,28 +91,24 @@ export const DATA: BrokenCase[] = [
     also: ['DOC-SCHEMA error'],
   },
   { break: 'wrong-type-500', rules: ['ERR-SERVER error', 'ERR-MALFORMED error'] },
-  // The script does not yet name every item of the batch: some stay on the broken server.
-  {
-    break: 'array-batch-create',
-    rules: ['ERR-MALFORMED error'],
-    also: ['DOC-SCHEMA error'],
-    scriptLeaves: true,
-  },
+  { break: 'array-batch-create', rules: ['ERR-MALFORMED error'], also: ['DOC-SCHEMA error'] },
   { break: 'null-patch-ok', rules: ['ERR-MALFORMED error'] },
   { break: 'malformed-id-400', rules: ['ERR-NOT-FOUND error'] },
   { break: 'put-upsert', rules: ['ERR-NOT-FOUND error'], also: ['DOC-SCHEMA error'] },
   { break: 'accept-text-plain', rules: ['MTH-JSON-BODY error'] },
   { break: 'create-202', rules: ['MTH-CREATE error'] },
   { break: 'create-drops-optional', rules: ['MTH-CREATE error'] },
-  // The script reads the URL the audit was sent to, not the Location the replayed POST answers.
-  { break: 'location-collection', rules: ['MTH-CREATE warning'], misses: ['create-location '] },
+  { break: 'location-collection', rules: ['MTH-CREATE warning'] },
   { break: 'patch-ignored', rules: ['MTH-CHANGE error'] },
   { break: 'soft-delete-listed', rules: ['MTH-DELETE error'], keeps: true },
   { break: 'delete-neighbour', rules: ['MTH-DELETE error'] },
   { break: 'list-hides-new', rules: ['RES-ITEM error'] },
   // Only IDEM-GET: every check that compares state around a request leaves out what a mere re-read
   // moves (the read-noise rule of ctx.state). The addresses schema forbids the extra member.
-  // A schema violation (an extra member) is not tested by the script: it compares the status.
+  // A schema violation (an extra member) is not tested by the script: DOC-SCHEMA is an observer,
+  // and an observer declares one `reproduce` for all its findings, so the script cannot name the
+  // member and keyword each finding is about; it compares the status, which a correct server
+  // answers alike. Needs a `reproduce` per observer finding (src/engine/observers.ts).
   {
     break: 'view-counter',
     rules: ['IDEM-GET error'],
@@ -122,12 +117,8 @@ export const DATA: BrokenCase[] = [
   },
   // A PUT that appends is no replacement: the values sent are not what is read back either.
   { break: 'put-appends', rules: ['IDEM-PUT error'], also: ['MTH-CHANGE error'] },
-  // ERR-SERVER's exchange is the repeated DELETE alone: the first DELETE is not replayed before it.
-  {
-    break: 'repeat-delete-500',
-    rules: ['IDEM-DELETE error', 'ERR-SERVER error'],
-    misses: ['no-server-errors '],
-  },
+  // ERR-SERVER's exchange is the repeated DELETE: the script sends the audit's first DELETE before it.
+  { break: 'repeat-delete-500', rules: ['IDEM-DELETE error', 'ERR-SERVER error'] },
   { break: 'key-replays-but-creates', rules: ['IDEM-KEY error'] },
   { break: 'key-reuse-replays', rules: ['IDEM-KEY warning'] },
   // The same breaks behind other envelopes: JSON:API documents, HAL pages, Django REST pages.
@@ -139,16 +130,9 @@ export const DATA: BrokenCase[] = [
     options: { lists: 'hal', pageSize: 2 },
     rules: ['MTH-DELETE error'],
     keeps: true,
-    // The page the audit found the item on is replayed, and the item sits on another by then.
-    misses: ['delete-removes '],
   },
-  // The pages the audit read are replayed; the correct server lists the new item on a later one.
-  {
-    break: 'list-hides-new',
-    options: { lists: 'drf', pageSize: 2 },
-    rules: ['RES-ITEM error'],
-    misses: ['item-url-names-one '],
-  },
+  // The collection is read whole, following every next page, as the audit reads it.
+  { break: 'list-hides-new', options: { lists: 'drf', pageSize: 2 }, rules: ['RES-ITEM error'] },
   {
     break: 'validation-200',
     options: { items: 'data', errors: 'flat' },

@@ -217,7 +217,16 @@ tester.run(changeVisible, {
     {
       name: 'changes are not stored',
       api: { breaks: { changeNotApplied: true } },
-      failures: [...times(4, 'changeNotVisible')],
+      // The message names the item URL changed and read (not only the methods).
+      failures: [
+        {
+          messageId: 'changeNotVisible',
+          resource: 'widgets',
+          message:
+            /^PUT \/v1\/widgets\/(\d+) answered 200 but a later GET \/v1\/widgets\/\1 does not show the values sent: /,
+        },
+        ...times(3, 'changeNotVisible'),
+      ],
     },
     {
       name: 'PATCH answers 500',

@@ -70,7 +70,8 @@ export async function startAltApi(options: AltApiOptions = {}): Promise<AltServe
     const bucket = opts.rateLimitScope === 'token' ? who.token : `${who.token} ${url.pathname}`;
     const limit = hit(windows, bucket, opts.rateLimitPerSecond);
     if (opts.breaks.has('limit-never-lifts')) {
-      if (limit.count > opts.rateLimitPerSecond && !stuck.has(bucket)) stuck.set(bucket, Date.now() + 10_000);
+      // Every excess (stuck or not) starts the 10 s again: a script's burst after the audit meets it too.
+      if (limit.count > opts.rateLimitPerSecond) stuck.set(bucket, Date.now() + 10_000);
       if ((stuck.get(bucket) ?? 0) > Date.now()) limit.count = opts.rateLimitPerSecond + 1;
     }
     const limitHeaders = opts.breaks.has('no-retry-headers') ? {} : rateHeaders(opts, limit, false);
