@@ -34,6 +34,7 @@ import { curlLine } from '../http/curl.js';
 import type { Ledger } from './ledger.js';
 import type { Custody } from './custody.js';
 import { StateReader } from './state-service.js';
+import { together } from './schedule.js';
 import { deliveryEvidence, WebhookReceiver } from './webhook-receiver.js';
 
 export { SkipSignal };
@@ -53,6 +54,8 @@ export interface ContextDeps {
   clock: Clock;
   /** Nested resources that do not run, and why (see bindNested). */
   unbound?: Map<string, string>;
+  /** --concurrency: also the most requests one check sends together (`together`, `state.batch`). */
+  concurrency?: number;
 }
 
 /** Per-task context; collects failures for the engine to turn into a result. */
@@ -78,6 +81,10 @@ export class TaskContext implements CheckContext {
 
   async send(options: SendOptions): Promise<Exchange> {
     return this.through(options, (o) => this.deps.client.send(o, this.resource?.name));
+  }
+
+  together<T, R>(items: readonly T[], fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+    return together(items, this.deps.concurrency ?? 8, fn);
   }
 
   pinConnection(): PinnedConnection {
@@ -473,7 +480,13 @@ export class ResourceTaskContext extends TaskContext implements ResourceCheckCon
 
   constructor(deps: ContextDeps, check: ActiveCheck, resource: ResourceConfig) {
     super(deps, check, resource);
-    this.state = new StateReader(resource, deps.config, check.rules, (o) => this.send(o));
+    this.state = new StateReader(
+      resource,
+      deps.config,
+      check.rules,
+      (o) => this.send(o),
+      deps.concurrency,
+    );
   }
 }
 

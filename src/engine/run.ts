@@ -149,7 +149,9 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
       options.onResult?.(result, results.length, total);
     };
     const shared = new Map<string, Promise<unknown>>();
+    const concurrency = Math.max(1, options.concurrency ?? 8);
     const deps = {
+      concurrency,
       config: run,
       unbound,
       client,
@@ -163,7 +165,6 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
     };
     const names = config.resources.map((r) => r.name);
     const locks = new Locks(names);
-    const concurrency = Math.max(1, options.concurrency ?? 8);
     const limit = pLimit(concurrency);
     // Tasks start in plan order, a bounded window of them at a time (all of them for a small API).
     await startInOrder(plan.tasks, Math.max(TASK_WINDOW, concurrency * 32), async (task) => {

@@ -52,3 +52,32 @@ export async function startInOrder<T>(
   };
   await Promise.all(Array.from({ length: Math.min(Math.max(1, window), items.length) }, lane));
 }
+
+/**
+ * Runs `fn` on every item with at most `limit` under way at once (the next starts as one ends)
+ * and answers the results in the items' order. A check's independent requests go out this way,
+ * `limit` being --concurrency, so one task never has more requests in flight than the run has
+ * task slots.
+ */
+export async function together<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  let failed = false;
+  const lane = async (): Promise<void> => {
+    while (!failed && next < items.length) {
+      const i = next++;
+      try {
+        out[i] = await fn(items[i], i);
+      } catch (err) {
+        failed = true; // no more starts: the check is ending with this error (or skip)
+        throw err;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(Math.max(1, limit), items.length) }, lane));
+  return out;
+}
