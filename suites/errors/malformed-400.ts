@@ -80,12 +80,12 @@ export default defineCheck({
       // The collection, and for PUT/PATCH the item they go to, compared around the probes.
       const watch = (): StateWatch => ({ items: method === 'POST' || !target ? [] : [target.path] });
       const outcomes = new Map<Kind, Array<{ probe: Probe; x: Exchange }>>();
-      // The probes go out together; the unknown-field POST, which makes an item where the service
-      // ignores the field, alone after them (a change it makes is no finding, and would have the
-      // batch run again one by one). Never where the audit could not name the item it makes.
+      // The probes go out together; the unknown extra field alone after them: a service that ignores
+      // it writes (creates an item, changes the item), which is no finding but would have the batch
+      // run again one by one. Its POST never goes where the audit could not name the item it makes.
       const probes = probesFor(payload, invalid);
       const creating = (p: Probe): boolean => p.lenient === true && method === 'POST';
-      const groups = [probes.filter((p) => !creating(p)), probes.filter(creating)];
+      const groups = [probes.filter((p) => !p.lenient), probes.filter((p) => p.lenient)];
       let from: Snapshot | undefined;
       for (const group of groups) {
         const steps = group.filter((p) => !(creating(p) && ctx.unnamedCreate()));
