@@ -199,6 +199,13 @@ export interface Batch<T, R> {
    */
   compares?: (step: T, result: R) => boolean;
   /**
+   * Which steps run again one by one when the batch changed the state (default: those that
+   * compare). The others keep their answer from the batch and carry no diff: a step whose effect
+   * is no finding of its own (an accepted request the check fails anyway) is not sent twice, so a
+   * service that stores what it should have refused is not left with two copies.
+   */
+  rerun?: (step: T, result: R) => boolean;
+  /**
    * Before the steps are run again one by one: make what they go to as new (a fresh item), since
    * the batch changed it. The steps must read what they go to when they are sent.
    */

@@ -9,6 +9,7 @@ import type { Custody } from './custody.js';
 import { recover } from './recovery.js';
 import { basePathOf, targetIn } from '../core/addressing.js';
 import { named } from '../core/named.js';
+import { together } from './schedule.js';
 
 /**
  * First looks for what creates without a usable answer stored (see recover). Then, for every
@@ -24,60 +25,28 @@ export async function cleanup(
   ledger: Ledger,
   custody: Custody,
   config: AuditConfig,
+  width: () => number = () => 8,
 ): Promise<CleanupReport> {
   const recovery = await recover(client, ledger, custody, config);
+  const entries = ledger.all();
+  const outcomes = new Array<EntryOutcome>(entries.length);
+  // Entries do not depend on each other: they go together (as many at once as a check's batch,
+  // see `together`), except that a parent's items wait for every item of the levels below (newest
+  // first, one by one, put children before their parent: some services refuse to delete a parent
+  // that has children).
+  for (const level of byNesting(entries, config)) {
+    await together(level, width, async (i) => {
+      const r = named(config.resources, entries[i].resource);
+      outcomes[i] = await cleanEntry(client, ledger, entries[i], r, config.ignoreFields);
+    });
+  }
   const leftovers: CleanupReport['leftovers'] = [...ledger.untrackableLeftovers, ...recovery.leftovers];
   const errorBodies: NonNullable<CleanupReport['deletedWithErrorBody']> = [];
   let deleted = 0;
-  for (const entry of ledger.all()) {
-    const url = client.redactor.text(client.resolve(entry.path));
-    // Said of an item a check's DELETE had already removed (as far as its answer told).
-    let deletion = 'deleted during the checks';
-    const r = named(config.resources, entry.resource);
-    if (!entry.deleted) {
-      const changed = r ? await notAsWritten(client, entry, r, config.ignoreFields) : undefined;
-      if (changed) {
-        leftovers.push({
-          resource: entry.resource,
-          url,
-          reason: client.redactor.text(`not deleted: ${changed}`),
-        });
-        continue;
-      }
-      const exchange = await client.send({ method: 'DELETE', path: entry.path, auth: 'full' });
-      const status = exchange.status;
-      if (status === undefined || !((status >= 200 && status < 300) || status === 404 || status === 410)) {
-        leftovers.push({
-          resource: entry.resource,
-          url,
-          reason:
-            status === undefined
-              ? `DELETE failed: ${exchange.error?.message ?? 'no answer'}`
-              : `DELETE answered ${status}`,
-        });
-        continue;
-      }
-      ledger.markDeleted(entry.path);
-      deletion = `DELETE answered ${status}`;
-    }
-    const check = await client.send({ method: 'GET', path: entry.path, auth: 'full' });
-    const now = existence(check, r ?? 'id');
-    if (now === 'exists') {
-      leftovers.push({
-        resource: entry.resource,
-        url,
-        reason: `${deletion}, but GET still answers ${check.status}: the item is still there`,
-      });
-      continue;
-    }
-    if (now === 'error-body') {
-      errorBodies.push({
-        resource: entry.resource,
-        url,
-        reason: `${deletion}; ${deletedWithErrorBody(check.status as number)}`,
-      });
-    }
-    deleted++;
+  for (const outcome of outcomes) {
+    if (outcome.leftover) leftovers.push(outcome.leftover);
+    else deleted++;
+    if (outcome.errorBody) errorBodies.push(outcome.errorBody);
   }
   return {
     created: deleted + leftovers.length,
@@ -86,6 +55,70 @@ export async function cleanup(
     ...(recovery.recovered.length > 0 ? { recovered: recovery.recovered } : {}),
     ...(errorBodies.length > 0 ? { deletedWithErrorBody: errorBodies } : {}),
   };
+}
+
+type Leftover = CleanupReport['leftovers'][number];
+/** What became of one ledger entry: left behind (why), or gone (with the note of a 2xx error object). */
+interface EntryOutcome {
+  leftover?: Leftover;
+  errorBody?: NonNullable<CleanupReport['deletedWithErrorBody']>[number];
+}
+
+/** Deletes one entry as `cleanup` says, and reads it back. */
+async function cleanEntry(
+  client: HttpClient,
+  ledger: Ledger,
+  entry: LedgerEntry,
+  r: ResourceConfig | undefined,
+  ignore: string[],
+): Promise<EntryOutcome> {
+  const url = client.redactor.text(client.resolve(entry.path));
+  // Said of an item a check's DELETE had already removed (as far as its answer told).
+  let deletion = 'deleted during the checks';
+  if (!entry.deleted) {
+    const changed = r ? await notAsWritten(client, entry, r, ignore) : undefined;
+    if (changed) {
+      return {
+        leftover: { resource: entry.resource, url, reason: client.redactor.text(`not deleted: ${changed}`) },
+      };
+    }
+    const exchange = await client.send({ method: 'DELETE', path: entry.path, auth: 'full' });
+    const status = exchange.status;
+    if (status === undefined || !((status >= 200 && status < 300) || status === 404 || status === 410)) {
+      const reason =
+        status === undefined
+          ? `DELETE failed: ${exchange.error?.message ?? 'no answer'}`
+          : `DELETE answered ${status}`;
+      return { leftover: { resource: entry.resource, url, reason } };
+    }
+    ledger.markDeleted(entry.path);
+    deletion = `DELETE answered ${status}`;
+  }
+  const check = await client.send({ method: 'GET', path: entry.path, auth: 'full' });
+  const now = existence(check, r ?? 'id');
+  if (now === 'exists') {
+    return {
+      leftover: {
+        resource: entry.resource,
+        url,
+        reason: `${deletion}, but GET still answers ${check.status}: the item is still there`,
+      },
+    };
+  }
+  if (now !== 'error-body') return {};
+  const reason = `${deletion}; ${deletedWithErrorBody(check.status as number)}`;
+  return { errorBody: { resource: entry.resource, url, reason } };
+}
+
+/** Indexes of the entries, by nesting level of their resource (deepest first), ledger order within one. */
+function byNesting(entries: readonly LedgerEntry[], config: AuditConfig): number[][] {
+  const depth = (name: string, seen = 0): number => {
+    const parent = named(config.resources, name)?.parent;
+    return parent === undefined || seen > config.resources.length ? 0 : 1 + depth(parent, seen + 1);
+  };
+  const levels: number[][] = [];
+  entries.forEach((entry, i) => (levels[depth(entry.resource)] ??= []).push(i));
+  return levels.filter((level) => level !== undefined).reverse();
 }
 
 /**

@@ -54,8 +54,8 @@ export interface ContextDeps {
   clock: Clock;
   /** Nested resources that do not run, and why (see bindNested). */
   unbound?: Map<string, string>;
-  /** --concurrency: also the most requests one check sends together (`together`, `state.batch`). */
-  concurrency?: number;
+  /** The most requests one check sends together (`together`, `state.batch`): see `batchWidth` in run.ts. */
+  width?: () => number;
 }
 
 /** Per-task context; collects failures for the engine to turn into a result. */
@@ -84,7 +84,7 @@ export class TaskContext implements CheckContext {
   }
 
   together<T, R>(items: readonly T[], fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
-    return together(items, this.deps.concurrency ?? 8, fn);
+    return together(items, this.deps.width ?? 8, fn);
   }
 
   pinConnection(): PinnedConnection {
@@ -480,13 +480,7 @@ export class ResourceTaskContext extends TaskContext implements ResourceCheckCon
 
   constructor(deps: ContextDeps, check: ActiveCheck, resource: ResourceConfig) {
     super(deps, check, resource);
-    this.state = new StateReader(
-      resource,
-      deps.config,
-      check.rules,
-      (o) => this.send(o),
-      deps.concurrency,
-    );
+    this.state = new StateReader(resource, deps.config, check.rules, (o) => this.send(o), deps.width);
   }
 }
 

@@ -90,6 +90,13 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
   const hub = new ObserverHub(plan.observers, config);
   /** Off during the reachability probe and cleanup: observers judge only the checks' own traffic. */
   let observing = false;
+  const concurrency = Math.max(1, options.concurrency ?? 8);
+  /**
+   * Set once the service has answered 429 (a wait the client took, or a refusal it gave up on):
+   * from then on a check sends its independent requests one at a time, since a batch of identical
+   * requests would meet a per-endpoint limit all at once and outlast the client's retries.
+   */
+  let rateLimited = false;
   const client = new HttpClient({
     baseUrl: config.baseUrl,
     tokens: { full: config.auth.token, limited: config.auth.limitedToken },
@@ -108,6 +115,7 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
     onExchange: (exchange) => {
       // Every answer read, the probes' and cleanup's too, tells which ids exist.
       custody.observe(exchange);
+      rateLimited ||= saidWait(exchange);
       if (observing) hub.inspect(exchange);
       options.onExchange?.(exchange, currentSender());
     },
@@ -149,9 +157,8 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
       options.onResult?.(result, results.length, total);
     };
     const shared = new Map<string, Promise<unknown>>();
-    const concurrency = Math.max(1, options.concurrency ?? 8);
     const deps = {
-      concurrency,
+      width: () => (rateLimited ? 1 : concurrency),
       config: run,
       unbound,
       client,
@@ -186,7 +193,9 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
     observing = false;
     // Cleanup runs even after an interruption, and gives a service that stopped answering one more try.
     await client.beginCleanup(ledger.pending().length > 0 || custody.unaccountedCreates().length > 0);
-    const cleanupReport = await sendingAs({ phase: 'cleanup' }, () => cleanup(client, ledger, custody, run));
+    const cleanupReport = await sendingAs({ phase: 'cleanup' }, () =>
+      cleanup(client, ledger, custody, run, deps.width),
+    );
     const interrupted = signal.aborted;
     return {
       tool: { name: 'conformance', version: toolVersion() },
@@ -307,6 +316,11 @@ function urlShape(custody: Custody, config: AuditConfig, url: string): string | 
   if (!target) return undefined;
   const base = new URL(config.baseUrl).pathname.replace(/\/+$/, '');
   return `${base}${target.id === undefined ? target.r.path : itemTemplate(target.r)}`;
+}
+
+/** Whether the service answered 429 on the way to this exchange (the client notes each wait it took). */
+function saidWait(exchange: Exchange): boolean {
+  return exchange.status === 429 || (exchange.evidence.notes ?? []).some((n) => n.startsWith('answered 429'));
 }
 
 /** A resource under a parent: its path names the parent's id, so the preflight cannot read it. */

@@ -54,21 +54,23 @@ export async function startInOrder<T>(
 }
 
 /**
- * Runs `fn` on every item with at most `limit` under way at once (the next starts as one ends)
+ * Runs `fn` on every item with at most `width()` under way at once (the next starts as one ends)
  * and answers the results in the items' order. A check's independent requests go out this way,
- * `limit` being --concurrency, so one task never has more requests in flight than the run has
- * task slots.
+ * the width being --concurrency, so one task never has more requests in flight than the run has
+ * task slots; it is read again before each start, so a run that narrows it (a service answering
+ * 429: see `batchWidth` in run.ts) sends the rest of a batch one at a time.
  */
 export async function together<T, R>(
   items: readonly T[],
-  limit: number,
+  width: number | (() => number),
   fn: (item: T, index: number) => Promise<R>,
 ): Promise<R[]> {
+  const now = typeof width === 'number' ? () => width : width;
   const out = new Array<R>(items.length);
   let next = 0;
   let failed = false;
-  const lane = async (): Promise<void> => {
-    while (!failed && next < items.length) {
+  const lane = async (lane: number): Promise<void> => {
+    while (!failed && next < items.length && lane < Math.max(1, now())) {
       const i = next++;
       try {
         out[i] = await fn(items[i], i);
@@ -78,6 +80,7 @@ export async function together<T, R>(
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(Math.max(1, limit), items.length) }, lane));
+  const lanes = Math.min(Math.max(1, now()), items.length);
+  await Promise.all(Array.from({ length: lanes }, (_x, i) => lane(i)));
   return out;
 }

@@ -27,8 +27,8 @@ export class StateReader implements StateService {
     private readonly config: AuditConfig,
     private readonly rules: readonly string[],
     private readonly send: (options: SendOptions) => Promise<Exchange>,
-    /** Steps of a batch under way at once (--concurrency). */
-    private readonly limit = 8,
+    /** Steps of a batch under way at once (see `together`). */
+    private readonly width: () => number = () => 8,
   ) {}
 
   async read(watch: StateWatch): Promise<Snapshot> {
@@ -62,7 +62,7 @@ export class StateReader implements StateService {
   }
 
   /**
-   * The steps together (at most `limit` at once), the state read once after them. Nothing changed:
+   * The steps together (at most `width()` at once), the state read once after them. Nothing changed:
    * each step that compares gets that empty diff, as it would have one by one. Something changed:
    * the batch cannot say which step did it, so `fresh` makes new targets and the steps run again
    * one at a time, each compared on its own (what a check without batches did), and those results
@@ -72,7 +72,7 @@ export class StateReader implements StateService {
     const compares = b.compares ?? (() => true);
     const before = b.from ?? (await this.read(b.watch()));
     if (steps.length === 0) return { steps: [], last: before };
-    const results = await together(steps, this.limit, (step) => b.send(step));
+    const results = await together(steps, this.width, (step) => b.send(step));
     const judged = steps.map((step, i) => ({ step, result: results[i] }));
     if (!judged.some((s) => compares(s.step, s.result))) return { steps: judged, last: before };
     const after = await this.read(before.watch);
@@ -81,7 +81,17 @@ export class StateReader implements StateService {
       const out = judged.map((s) => (compares(s.step, s.result) ? { ...s, diff } : s));
       return { steps: out, last: after };
     }
-    return { ...(await this.oneByOne(steps, b, compares)), together: diff };
+    const rerun = b.rerun ?? compares;
+    const again = judged.filter((s) => rerun(s.step, s.result));
+    const narrowed = await this.oneByOne(
+      again.map((s) => s.step),
+      b,
+      compares,
+    );
+    // The steps not run again keep their place and their answer from the batch.
+    const byStep = new Map(narrowed.steps.map((s) => [s.step, s]));
+    const out = judged.map((s) => byStep.get(s.step) ?? s);
+    return { steps: out, last: narrowed.last, together: diff };
   }
 
   /** The steps again, one at a time, the state compared after each that calls for it. */
@@ -90,7 +100,7 @@ export class StateReader implements StateService {
     b: Batch<T, R>,
     compares: (step: T, result: R) => boolean,
   ): Promise<BatchResult<T, R>> {
-    await b.fresh?.();
+    if (steps.length > 0) await b.fresh?.();
     let last = await this.read(b.watch());
     const out: BatchResult<T, R>['steps'] = [];
     for (const [i, step] of steps.entries()) {

@@ -70,15 +70,17 @@ export default defineCheck({
     if (ctx.unnamedCreate() && methods[0].method === 'POST') methods.splice(1);
 
     const needsItem = methods.some((m) => m.method !== 'POST');
-    let target = needsItem ? await ctx.create() : undefined;
+    const target = needsItem ? await ctx.create() : undefined;
     // A read cut short leaves the state unknown (nothing is compared across it), and the check
     // ends skipped with the reason once the probes are judged.
     let cut: string | undefined;
 
     for (const { method, payload, invalid } of methods) {
-      const path = (): string => (method === 'POST' ? r.path : target!.path);
+      // Where the probes go: the check's item, or a fresh one while they run again one by one.
+      let item = target;
+      const path = (): string => (method === 'POST' ? r.path : item!.path);
       // The collection, and for PUT/PATCH the item they go to, compared around the probes.
-      const watch = (): StateWatch => ({ items: method === 'POST' || !target ? [] : [target.path] });
+      const watch = (): StateWatch => ({ items: method === 'POST' || !item ? [] : [item.path] });
       const outcomes = new Map<Kind, Array<{ probe: Probe; x: Exchange }>>();
       // The probes go out together; the unknown extra field alone after them: a service that ignores
       // it writes (creates an item, changes the item), which is no finding but would have the batch
@@ -95,11 +97,16 @@ export default defineCheck({
           from,
           send: (probe) => sendProbe(ctx, method, path(), probe, creating(probe)),
           compares: (_probe, x) => x !== undefined,
+          // Only a refused probe's change is a finding: an accepted one fails anyway, and is not
+          // sent twice (a service that stores malformed input would keep both).
+          rerun: (_probe, x) => x !== undefined && !is2xx(x),
           fresh: async () => {
-            if (method !== 'POST' && target) target = await ctx.create();
+            if (method !== 'POST' && target) item = await ctx.create();
           },
         });
-        from = batch.last;
+        // Back to the check's item (what the batch did to it stays, as when one by one).
+        from = batch.together ? undefined : batch.last;
+        item = target;
         // An item the batch made before the probes ran again one by one is the audit's too.
         if (batch.together?.collection && method === 'POST')
           adopt(ctx, batch.together.collection.after, batch.together.collection.added, steps);
@@ -278,8 +285,7 @@ function adopt(ctx: ResourceCheckContext, listed: Exchange, added: string[], pro
   const left: string[] = [];
   for (const id of added) {
     const entry = entries.find((e) => idOf(e, r.idField) === id);
-    const ours =
-      entry !== undefined && probes.some((p) => isObject(p.value) && sameValue(p.value, entry));
+    const ours = entry !== undefined && probes.some((p) => isObject(p.value) && sameValue(p.value, entry));
     if (ours) ctx.track(ctx.itemPath(id), r.name);
     else left.push(id);
   }

@@ -114,7 +114,8 @@ new CheckTester().run(missingCredentials401, {
       failures: [
         {
           messageId: 'actedAnyway',
-          message: /^CRITICAL: PATCH \/v1\/widgets\/\d+ without credentials answered 200, and it acted: the item changed: \/price/,
+          message:
+            /^CRITICAL: PATCH \/v1\/widgets\/\d+ without credentials answered 200, and it acted: the item changed: \/price/,
         },
         { messageId: 'wrongRefusal' },
       ],
@@ -133,11 +134,17 @@ new CheckTester().run(forbidden403, {
     {
       name: 'only the DELETE of the writes sent together still acts behind its 403',
       resource: 'widgets',
-      api: { middleware: chain(rewriteReply(limitedDelete, () => 403), actAsFull(limitedDelete)) },
+      api: {
+        middleware: chain(
+          rewriteReply(limitedDelete, () => 403),
+          actAsFull(limitedDelete),
+        ),
+      },
       failures: [
         {
           messageId: 'actedAnyway',
-          message: /^DELETE \/v1\/widgets\/\d+ with the limited token answered 403 but still acted: the item is gone/,
+          message:
+            /^DELETE \/v1\/widgets\/\d+ with the limited token answered 403 but still acted: the item is gone/,
         },
       ],
     },
