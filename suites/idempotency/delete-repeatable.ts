@@ -1,5 +1,5 @@
 // IDEM-DELETE: the same DELETE sent once or N times leaves the same end state; repeats never answer 5xx.
-import { defineCheck, type Exchange } from '../../src/core/check.js';
+import { defineCheck } from '../../src/core/check.js';
 import { answered, is2xx, requestLine, statusText } from '../../src/core/verdicts.js';
 
 /** How many times the same DELETE is sent in all. */
