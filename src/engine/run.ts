@@ -11,7 +11,7 @@ import { HttpClient, type Clock } from '../http/client.js';
 import { sleep } from '../http/retry.js';
 import { isResourceCheck, SkipSignal } from '../core/check.js';
 import { ResourceTaskContext, TaskContext, type ContextDeps } from './context.js';
-import { lockSpec, startInOrder } from './schedule.js';
+import { lockSpec, startInOrder, startOrder } from './schedule.js';
 import { Ledger } from './ledger.js';
 import { Custody } from './custody.js';
 import { buildPlan, type Task } from './plan.js';
@@ -173,8 +173,9 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
     const names = config.resources.map((r) => r.name);
     const locks = new Locks(names);
     const limit = pLimit(concurrency);
-    // Tasks start in plan order, a bounded window of them at a time (all of them for a small API).
-    await startInOrder(plan.tasks, Math.max(TASK_WINDOW, concurrency * 32), async (task) => {
+    // Tasks start longest chains first (startOrder), a bounded window of them at a time (all of
+    // them for a small API).
+    await startInOrder(startOrder(plan.tasks), Math.max(TASK_WINDOW, concurrency * 32), async (task) => {
       // Locks first, then a slot: a task waiting for a busy resource must not hold one of the
       // `concurrency` slots (with few resources, that left every other task waiting too).
       const lock = lockSpec(task.check.schedule, task.resource?.name, names);

@@ -84,3 +84,43 @@ export async function together<T, R>(
   await Promise.all(Array.from({ length: lanes }, (_x, i) => lane(i)));
   return out;
 }
+
+/** What `startOrder` needs of a task. */
+export interface Orderable {
+  check: { schedule: Schedule };
+  resource?: { name: string; operations: readonly string[] };
+}
+
+/**
+ * The order tasks start in, so the run does not end waiting on one resource's chain. A resource's
+ * `compares-collection` tasks run one after another (they hold it alone): they are its chain, and
+ * start first, the resources with the longest chains (most such tasks, then most operations) before
+ * the others; its `own-items` tasks come after them, next to each other, so they share the lock
+ * at once rather than in several rounds between the chain's links. Resources take turns (the first
+ * task of each, then the second...), so the bounded window of `startInOrder` holds work for every
+ * resource. API-wide reads (no lock) start first, `api-writes` (every lock) last.
+ */
+export function startOrder<T extends Orderable>(tasks: readonly T[]): T[] {
+  const first: T[] = [];
+  const last: T[] = [];
+  const byResource = new Map<string, { chain: T[]; shared: T[]; operations: number }>();
+  for (const task of tasks) {
+    const r = task.resource;
+    if (r === undefined) {
+      (task.check.schedule === 'api-writes' ? last : first).push(task);
+      continue;
+    }
+    let lists = byResource.get(r.name);
+    if (!lists) byResource.set(r.name, (lists = { chain: [], shared: [], operations: r.operations.length }));
+    (task.check.schedule === 'compares-collection' ? lists.chain : lists.shared).push(task);
+  }
+  // Longest chains first; the sort is stable, so equal resources keep the config's order.
+  const queues = [...byResource.values()]
+    .sort((a, b) => b.chain.length - a.chain.length || b.operations - a.operations)
+    .map((lists) => [...lists.chain, ...lists.shared]);
+  const turns: T[] = [];
+  for (let i = 0; queues.some((q) => i < q.length); i++) {
+    for (const queue of queues) if (i < queue.length) turns.push(queue[i]);
+  }
+  return [...first, ...turns, ...last];
+}

@@ -1,4 +1,4 @@
-// Batched requests (ctx.together, ctx.state.batch): they reach the server together, and a change stays pinned on its request.
+// Batched requests (ctx.together, ctx.state.batch, the cleanup): they reach the server together, and a change stays pinned on its request.
 import { describe, expect, it } from '@jest/globals';
 import type { IncomingMessage } from 'node:http';
 import type { Middleware } from '../../src/example-api/index.js';
@@ -6,6 +6,7 @@ import { auditFixture, CheckTester } from '../../src/testing/check-tester.js';
 import missingCredentials401 from '../../suites/auth/missing-credentials-401.js';
 import forbidden403 from '../../suites/auth/forbidden-403.js';
 import malformed400 from '../../suites/errors/malformed-400.js';
+import createAnswers201 from '../../suites/methods/create-answers-201.js';
 import {
   actAsFull,
   auth,
@@ -68,6 +69,17 @@ describe('independent requests go out together', () => {
     const { middleware, seen } = gate(2, malformed);
     const { result } = await auditFixture([malformed400], { api: { middleware } });
     expect(result.results.map((r) => `${r.resource}: ${r.status}`)).toContain('widgets: passed');
+    expect(seen.most).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe('cleanup', () => {
+  it('deletes what the audit created together, and all of it', async () => {
+    // create-answers-201 sends no DELETE: every one the gate sees is the cleanup's.
+    const { middleware, seen } = gate(2, (req) => req.method === 'DELETE');
+    const { result } = await auditFixture([createAnswers201], { api: { middleware } });
+    expect(result.cleanup.leftovers).toEqual([]);
+    expect(result.cleanup.deleted).toBe(seen.total);
     expect(seen.most).toBeGreaterThanOrEqual(2);
   });
 });
