@@ -91,12 +91,6 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
   /** Off during the reachability probe and cleanup: observers judge only the checks' own traffic. */
   let observing = false;
   const concurrency = Math.max(1, options.concurrency ?? 8);
-  /**
-   * Set once the service has answered 429 (a wait the client took, or a refusal it gave up on):
-   * from then on a check sends its independent requests one at a time, since a batch of identical
-   * requests would meet a per-endpoint limit all at once and outlast the client's retries.
-   */
-  let rateLimited = false;
   const client = new HttpClient({
     baseUrl: config.baseUrl,
     tokens: { full: config.auth.token, limited: config.auth.limitedToken },
@@ -115,7 +109,6 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
     onExchange: (exchange) => {
       // Every answer read, the probes' and cleanup's too, tells which ids exist.
       custody.observe(exchange);
-      rateLimited ||= saidWait(exchange);
       if (observing) hub.inspect(exchange);
       options.onExchange?.(exchange, currentSender());
     },
@@ -158,7 +151,10 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
     };
     const shared = new Map<string, Promise<unknown>>();
     const deps = {
-      width: () => (rateLimited ? 1 : concurrency),
+      // Once the service has answered an ordinary request 429, a check sends its independent
+      // requests one at a time: a batch of identical requests would meet a per-endpoint limit all
+      // at once and outlast the client's retries.
+      width: () => (metRateLimit(client) ? 1 : concurrency),
       config: run,
       unbound,
       client,
@@ -319,9 +315,15 @@ function urlShape(custody: Custody, config: AuditConfig, url: string): string | 
   return `${base}${target.id === undefined ? target.r.path : itemTemplate(target.r)}`;
 }
 
-/** Whether the service answered 429 on the way to this exchange (the client notes each wait it took). */
-function saidWait(exchange: Exchange): boolean {
-  return exchange.status === 429 || (exchange.evidence.notes ?? []).some((n) => n.startsWith('answered 429'));
+/**
+ * Whether an ordinary request of the client (not the rate-limit burst) has been answered 429: its
+ * pacer adapts its rate from then on. Read from the pacer, not from each exchange's evidence (its
+ * notes say so too, but evidence is built, and redacted, only when a report needs it: reading it
+ * here would redact before a check registers the secrets it finds, and cost every request).
+ */
+function metRateLimit(client: HttpClient): boolean {
+  const pacer = (client as unknown as { pacer?: { adaptiveRps?: number } }).pacer;
+  return pacer?.adaptiveRps !== undefined;
 }
 
 /** A resource under a parent: its path names the parent's id, so the preflight cannot read it. */

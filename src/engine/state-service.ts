@@ -64,9 +64,9 @@ export class StateReader implements StateService {
   /**
    * The steps together (at most `width()` at once), the state read once after them. Nothing changed:
    * each step that compares gets that empty diff, as it would have one by one. Something changed:
-   * the batch cannot say which step did it, so `fresh` makes new targets and the steps run again
-   * one at a time, each compared on its own (what a check without batches did), and those results
-   * stand. A single step is already attributed and is not run again.
+   * the batch cannot say which step did it, so `fresh` makes new targets and the steps whose change
+   * would be a finding (`rerun`) run again one at a time, each compared on its own (what a check
+   * without batches did), and those results stand. A single step is already attributed.
    */
   async batch<T, R>(steps: readonly T[], b: Batch<T, R>): Promise<BatchResult<T, R>> {
     const compares = b.compares ?? (() => true);
@@ -82,15 +82,16 @@ export class StateReader implements StateService {
       return { steps: out, last: after };
     }
     const rerun = b.rerun ?? compares;
-    const again = judged.filter((s) => rerun(s.step, s.result));
+    const again = [...judged.keys()].filter((i) => rerun(judged[i].step, judged[i].result));
+    // The steps not run again keep their place and their answer from the batch, with no diff.
+    if (again.length === 0) return { steps: judged, last: after, together: diff };
     const narrowed = await this.oneByOne(
-      again.map((s) => s.step),
+      again.map((i) => judged[i].step),
       b,
       compares,
     );
-    // The steps not run again keep their place and their answer from the batch.
-    const byStep = new Map(narrowed.steps.map((s) => [s.step, s]));
-    const out = judged.map((s) => byStep.get(s.step) ?? s);
+    const out: BatchResult<T, R>['steps'] = judged;
+    again.forEach((at, i) => (out[at] = narrowed.steps[i]));
     return { steps: out, last: narrowed.last, together: diff };
   }
 
@@ -100,7 +101,7 @@ export class StateReader implements StateService {
     b: Batch<T, R>,
     compares: (step: T, result: R) => boolean,
   ): Promise<BatchResult<T, R>> {
-    if (steps.length > 0) await b.fresh?.();
+    await b.fresh?.();
     let last = await this.read(b.watch());
     const out: BatchResult<T, R>['steps'] = [];
     for (const [i, step] of steps.entries()) {
