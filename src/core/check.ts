@@ -7,6 +7,8 @@ import type { ReproCheck } from './reproduce.js';
 export type { ReproCheck } from './reproduce.js';
 
 export type {
+  Batch,
+  BatchResult,
   CheckContext,
   Clock,
   Delivery,

@@ -41,6 +41,11 @@ export interface CheckContext<M extends string = string> {
   clock: Clock;
   /** Sends one request through the audit's client (time-outs, caps, 429 back-off, evidence). */
   send(options: SendOptions): Promise<Exchange>;
+  /**
+   * Runs `fn` on every item together, at most --concurrency at once, and answers the results in
+   * the items' order: the way to send requests that do not depend on each other's answers.
+   */
+  together<T, R>(items: readonly T[], fn: (item: T, index: number) => Promise<R>): Promise<R[]>;
   /** Opens a keep-alive connection of the check's own, for probes that need requests on one socket. */
   pinConnection(): PinnedConnection;
   /**
@@ -172,6 +177,50 @@ export interface StateService {
   read(watch: StateWatch): Promise<Snapshot>;
   /** What changed from `before` to `after`, two snapshots of the same watch (see above). */
   compare(before: Snapshot, after: Snapshot): Promise<StateDiff>;
+  /**
+   * Sends independent steps together and tells what each one changed, as if they had gone one at
+   * a time with the state read around each (see `Batch`): the state is read once after the batch,
+   * and only when it changed are the steps run again one by one (after `fresh`) to attribute it.
+   */
+  batch<T, R>(steps: readonly T[], batch: Batch<T, R>): Promise<BatchResult<T, R>>;
+}
+
+/** How `StateService.batch` runs a check's steps (a step: one request, or a few that belong together). */
+export interface Batch<T, R> {
+  /** What to read around the steps; asked again after `fresh` and `renew`, which may change it. */
+  watch: () => StateWatch;
+  /** The state before the first step, when the check has it already (default: read now). */
+  from?: Snapshot;
+  /** Sends one step. The steps of a batch go out together: none may depend on another's answer. */
+  send: (step: T) => Promise<R>;
+  /**
+   * Whether a step's result calls for the state to be compared after it (default: every one). When
+   * none does, the state is not read at all and the steps carry no diff.
+   */
+  compares?: (step: T, result: R) => boolean;
+  /**
+   * Which steps run again one by one when the batch changed the state (default: those that
+   * compare). The others keep their answer from the batch and carry no diff: a step whose effect
+   * is no finding of its own (an accepted request the check fails anyway) is not sent twice, so a
+   * service that stores what it should have refused is not left with two copies.
+   */
+  rerun?: (step: T, result: R) => boolean;
+  /**
+   * Before the steps are run again one by one: make what they go to as new (a fresh item), since
+   * the batch changed it. The steps must read what they go to when they are sent.
+   */
+  fresh?: () => Promise<void>;
+  /** After a step run alone: true when it made a new item to go to (then the state is read anew). */
+  renew?: (after: Snapshot, rest: readonly T[]) => Promise<boolean>;
+}
+
+/** What `StateService.batch` found: each step's result and what that step alone changed. */
+export interface BatchResult<T, R> {
+  steps: Array<{ step: T; result: R; diff?: StateDiff }>;
+  /** The state read last: the `from` of what follows. */
+  last: Snapshot;
+  /** When the steps were run again one by one: what the batch together changed (items it left). */
+  together?: StateDiff;
 }
 
 /** One request the audit's webhook receiver got, as it arrived (the raw bytes are what a signature covers). */

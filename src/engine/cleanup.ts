@@ -1,5 +1,4 @@
 // End-of-run cleanup: delete what the ledger holds (only while it still holds what the audit wrote), report the rest.
-import pLimit from 'p-limit';
 import type { AuditConfig, CleanupReport, ResourceConfig } from '../core/types.js';
 import type { HttpClient } from '../http/client.js';
 import { idOf, unwrapItem } from '../core/shapes.js';
@@ -10,7 +9,7 @@ import type { Custody } from './custody.js';
 import { recover } from './recovery.js';
 import { basePathOf, targetIn } from '../core/addressing.js';
 import { named } from '../core/named.js';
-import { strand } from './chains.js';
+import { together } from './schedule.js';
 
 /**
  * First looks for what creates without a usable answer stored (see recover). Then, for every
@@ -26,25 +25,23 @@ export async function cleanup(
   ledger: Ledger,
   custody: Custody,
   config: AuditConfig,
-  concurrency = 1,
+  width: () => number = () => 8,
 ): Promise<CleanupReport> {
   const recovery = await recover(client, ledger, custody, config);
+  const entries = ledger.all();
+  const outcomes = new Array<EntryOutcome>(entries.length);
+  // Entries do not depend on each other: they go together (as many at once as a check's batch,
+  // see `together`), except that a parent's items wait for every item of the levels below (newest
+  // first, one by one, put children before their parent: some services refuse to delete a parent
+  // that has children).
+  for (const level of byNesting(entries, config)) {
+    await together(level, width, async (i) => {
+      const r = named(config.resources, entries[i].resource);
+      outcomes[i] = await cleanEntry(client, ledger, entries[i], r, config.ignoreFields);
+    });
+  }
   const leftovers: CleanupReport['leftovers'] = [...ledger.untrackableLeftovers, ...recovery.leftovers];
   const errorBodies: NonNullable<CleanupReport['deletedWithErrorBody']> = [];
-  const entries = ledger.all();
-  // Items are independent unless a resource is nested: then a child (created later, listed first)
-  // must be gone before its parent, and they go one at a time as listed. Outcomes are reported in
-  // the ledger's order however the deletions interleave.
-  const inTurn = config.resources.some((r) => r.parent !== undefined || r.path.includes('{'));
-  const limit = pLimit(inTurn ? 1 : Math.max(1, concurrency));
-  const outcomes = await Promise.all(
-    entries.map((entry) => {
-      const one = () => limit(() => cleanOne(client, ledger, entry, config));
-      // Independent items: each a strand of its own from the start, not from when its slot comes
-      // (the chain counts what must follow, not what waits for a slot; see chains.ts).
-      return inTurn ? one() : strand(one);
-    }),
-  );
   let deleted = 0;
   for (const outcome of outcomes) {
     if (outcome.leftover) leftovers.push(outcome.leftover);
@@ -61,20 +58,25 @@ export async function cleanup(
 }
 
 type Leftover = CleanupReport['leftovers'][number];
+/** What became of one ledger entry: left behind (why), or gone (with the note of a 2xx error object). */
+interface EntryOutcome {
+  leftover?: Leftover;
+  errorBody?: NonNullable<CleanupReport['deletedWithErrorBody']>[number];
+}
 
-/** What became of one ledger entry: left behind (with the reason), or gone (perhaps with an error body). */
-async function cleanOne(
+/** Deletes one entry as `cleanup` says, and reads it back. */
+async function cleanEntry(
   client: HttpClient,
   ledger: Ledger,
   entry: LedgerEntry,
-  config: AuditConfig,
-): Promise<{ leftover?: Leftover; errorBody?: Leftover }> {
+  r: ResourceConfig | undefined,
+  ignore: string[],
+): Promise<EntryOutcome> {
   const url = client.redactor.text(client.resolve(entry.path));
   // Said of an item a check's DELETE had already removed (as far as its answer told).
   let deletion = 'deleted during the checks';
-  const r = named(config.resources, entry.resource);
   if (!entry.deleted) {
-    const changed = r ? await notAsWritten(client, entry, r, config.ignoreFields) : undefined;
+    const changed = r ? await notAsWritten(client, entry, r, ignore) : undefined;
     if (changed) {
       return {
         leftover: { resource: entry.resource, url, reason: client.redactor.text(`not deleted: ${changed}`) },
@@ -83,16 +85,11 @@ async function cleanOne(
     const exchange = await client.send({ method: 'DELETE', path: entry.path, auth: 'full' });
     const status = exchange.status;
     if (status === undefined || !((status >= 200 && status < 300) || status === 404 || status === 410)) {
-      return {
-        leftover: {
-          resource: entry.resource,
-          url,
-          reason:
-            status === undefined
-              ? `DELETE failed: ${exchange.error?.message ?? 'no answer'}`
-              : `DELETE answered ${status}`,
-        },
-      };
+      const reason =
+        status === undefined
+          ? `DELETE failed: ${exchange.error?.message ?? 'no answer'}`
+          : `DELETE answered ${status}`;
+      return { leftover: { resource: entry.resource, url, reason } };
     }
     ledger.markDeleted(entry.path);
     deletion = `DELETE answered ${status}`;
@@ -108,16 +105,20 @@ async function cleanOne(
       },
     };
   }
-  if (now === 'error-body') {
-    return {
-      errorBody: {
-        resource: entry.resource,
-        url,
-        reason: `${deletion}; ${deletedWithErrorBody(check.status as number)}`,
-      },
-    };
-  }
-  return {};
+  if (now !== 'error-body') return {};
+  const reason = `${deletion}; ${deletedWithErrorBody(check.status as number)}`;
+  return { errorBody: { resource: entry.resource, url, reason } };
+}
+
+/** Indexes of the entries, by nesting level of their resource (deepest first), ledger order within one. */
+function byNesting(entries: readonly LedgerEntry[], config: AuditConfig): number[][] {
+  const depth = (name: string, seen = 0): number => {
+    const parent = named(config.resources, name)?.parent;
+    return parent === undefined || seen > config.resources.length ? 0 : 1 + depth(parent, seen + 1);
+  };
+  const levels: number[][] = [];
+  entries.forEach((entry, i) => (levels[depth(entry.resource)] ??= []).push(i));
+  return levels.filter((level) => level !== undefined).reverse();
 }
 
 /**

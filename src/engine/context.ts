@@ -35,6 +35,7 @@ import { curlLine } from '../http/curl.js';
 import type { Ledger } from './ledger.js';
 import type { Custody } from './custody.js';
 import { StateReader } from './state-service.js';
+import { together } from './schedule.js';
 import { deliveryEvidence, WebhookReceiver } from './webhook-receiver.js';
 
 export { SkipSignal };
@@ -56,6 +57,8 @@ export interface ContextDeps {
   unbound?: Map<string, string>;
   /** How the audit was started: each failure's command to run its check again is built from it. */
   invocation?: Invocation;
+  /** The most requests one check sends together (`together`, `state.batch`): see `batchWidth` in run.ts. */
+  width?: () => number;
 }
 
 /** Per-task context; collects failures for the engine to turn into a result. */
@@ -81,6 +84,10 @@ export class TaskContext implements CheckContext {
 
   async send(options: SendOptions): Promise<Exchange> {
     return this.through(options, (o) => this.deps.client.send(o, this.resource?.name));
+  }
+
+  together<T, R>(items: readonly T[], fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+    return together(items, this.deps.width ?? 8, fn);
   }
 
   pinConnection(): PinnedConnection {
@@ -476,7 +483,7 @@ export class ResourceTaskContext extends TaskContext implements ResourceCheckCon
 
   constructor(deps: ContextDeps, check: ActiveCheck, resource: ResourceConfig) {
     super(deps, check, resource);
-    this.state = new StateReader(resource, deps.config, check.rules, (o) => this.send(o));
+    this.state = new StateReader(resource, deps.config, check.rules, (o) => this.send(o), deps.width);
   }
 }
 

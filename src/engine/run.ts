@@ -11,7 +11,7 @@ import { HttpClient, type Clock } from '../http/client.js';
 import { sleep } from '../http/retry.js';
 import { isResourceCheck, SkipSignal } from '../core/check.js';
 import { ResourceTaskContext, TaskContext, type ContextDeps } from './context.js';
-import { lockSpec, startInOrder } from './schedule.js';
+import { lockSpec, startInOrder, startOrder } from './schedule.js';
 import { Ledger } from './ledger.js';
 import { Custody } from './custody.js';
 import { buildPlan, type Task } from './plan.js';
@@ -97,6 +97,7 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
   const chains = new Chains();
   /** Off during the reachability probe and cleanup: observers judge only the checks' own traffic. */
   let observing = false;
+  const concurrency = Math.max(1, options.concurrency ?? 8);
   const client = new HttpClient({
     baseUrl: config.baseUrl,
     tokens: { full: config.auth.token, limited: config.auth.limitedToken },
@@ -158,6 +159,10 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
     };
     const shared = new Map<string, Promise<unknown>>();
     const deps = {
+      // Once the service has answered an ordinary request 429, a check sends its independent
+      // requests one at a time: a batch of identical requests would meet a per-endpoint limit all
+      // at once and outlast the client's retries.
+      width: () => (metRateLimit(client) ? 1 : concurrency),
       config: run,
       unbound,
       client,
@@ -172,10 +177,10 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
     };
     const names = config.resources.map((r) => r.name);
     const locks = new Locks(names);
-    const concurrency = Math.max(1, options.concurrency ?? 8);
     const limit = pLimit(concurrency);
-    // Tasks start in plan order, a bounded window of them at a time (all of them for a small API).
-    await startInOrder(plan.tasks, Math.max(TASK_WINDOW, concurrency * 32), async (task) => {
+    // Tasks start longest chains first (startOrder), a bounded window of them at a time (all of
+    // them for a small API).
+    await startInOrder(startOrder(plan.tasks), Math.max(TASK_WINDOW, concurrency * 32), async (task) => {
       // Locks first, then a slot: a task waiting for a busy resource must not hold one of the
       // `concurrency` slots (with few resources, that left every other task waiting too).
       const lock = lockSpec(task.check.schedule, task.resource?.name, names);
@@ -197,7 +202,7 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
     // Cleanup runs even after an interruption, and gives a service that stopped answering one more try.
     await client.beginCleanup(ledger.pending().length > 0 || custody.unaccountedCreates().length > 0);
     const cleanupReport = await chains.run('cleanup', () =>
-      sendingAs({ phase: 'cleanup' }, () => cleanup(client, ledger, custody, run, concurrency)),
+      sendingAs({ phase: 'cleanup' }, () => cleanup(client, ledger, custody, run, deps.width)),
     );
     options.onChains?.(chains.stats());
     const interrupted = signal.aborted;
@@ -320,6 +325,17 @@ function urlShape(custody: Custody, config: AuditConfig, url: string): string | 
   if (!target) return undefined;
   const base = new URL(config.baseUrl).pathname.replace(/\/+$/, '');
   return `${base}${target.id === undefined ? target.r.path : itemTemplate(target.r)}`;
+}
+
+/**
+ * Whether an ordinary request of the client (not the rate-limit burst) has been answered 429: its
+ * pacer adapts its rate from then on. Read from the pacer, not from each exchange's evidence (its
+ * notes say so too, but evidence is built, and redacted, only when a report needs it: reading it
+ * here would redact before a check registers the secrets it finds, and cost every request).
+ */
+function metRateLimit(client: HttpClient): boolean {
+  const pacer = (client as unknown as { pacer?: { adaptiveRps?: number } }).pacer;
+  return pacer?.adaptiveRps !== undefined;
 }
 
 /** A resource under a parent: its path names the parent's id, so the preflight cannot read it. */

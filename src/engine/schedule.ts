@@ -1,6 +1,7 @@
 // How a task is scheduled, read from its check's `schedule` alone: which resource locks it holds, in which mode.
 import type { Schedule } from '../core/check.js';
 import type { LockMode } from './locks.js';
+import { strand } from './chains.js';
 
 /** The locks a task takes while it runs (names of resources), and in which mode. */
 export interface LockSpec {
@@ -51,4 +52,88 @@ export async function startInOrder<T>(
     }
   };
   await Promise.all(Array.from({ length: Math.min(Math.max(1, window), items.length) }, lane));
+}
+
+/**
+ * Runs `fn` on every item with at most `width()` under way at once (the next starts as one ends)
+ * and answers the results in the items' order. A check's independent requests go out this way,
+ * the width being --concurrency, so one task never has more requests in flight than the run has
+ * task slots; it is read again before each start, so a run that narrows it (a service answering
+ * 429: see `batchWidth` in run.ts) sends the rest of a batch one at a time.
+ */
+export async function together<T, R>(
+  items: readonly T[],
+  width: number | (() => number),
+  fn: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
+  const now = typeof width === 'number' ? () => width : width;
+  let active = 0;
+  let failed = false;
+  const waiting: Array<() => void> = [];
+  // Slots are handed out in the items' order, each as one frees up and only while the width
+  // (read again each time: it may drop to 1) allows.
+  const pump = (): void => {
+    while (waiting.length > 0 && active < Math.max(1, now())) {
+      active++;
+      waiting.shift()!();
+    }
+  };
+  // Each item is a strand of its own from the start (see chains.ts): waiting for a slot is not a
+  // dependency on the items before it.
+  const one = (item: T, i: number): Promise<R> =>
+    strand(async () => {
+      if (waiting.length === 0 && active < Math.max(1, now())) active++;
+      else await new Promise<void>((go) => waiting.push(go));
+      try {
+        if (failed) throw new Error('not started: an earlier item of the batch ended the check');
+        return await fn(item, i);
+      } catch (err) {
+        failed = true; // no more starts: the check is ending with this error (or skip)
+        throw err;
+      } finally {
+        active--;
+        pump();
+      }
+    });
+  return Promise.all(items.map(one));
+}
+
+/** What `startOrder` needs of a task. */
+export interface Orderable {
+  check: { schedule: Schedule };
+  resource?: { name: string; operations: readonly string[] };
+}
+
+/**
+ * The order tasks start in, so the run does not end waiting on one resource's chain. A resource's
+ * `compares-collection` tasks run one after another (they hold it alone): they are its chain, and
+ * start first, the resources with the longest chains (most such tasks, then most operations) before
+ * the others; its `own-items` tasks come after them, next to each other, so they share the lock
+ * at once rather than in several rounds between the chain's links. Resources take turns (the first
+ * task of each, then the second...), so the bounded window of `startInOrder` holds work for every
+ * resource. API-wide reads (no lock) start first, `api-writes` (every lock) last.
+ */
+export function startOrder<T extends Orderable>(tasks: readonly T[]): T[] {
+  const first: T[] = [];
+  const last: T[] = [];
+  const byResource = new Map<string, { chain: T[]; shared: T[]; operations: number }>();
+  for (const task of tasks) {
+    const r = task.resource;
+    if (r === undefined) {
+      (task.check.schedule === 'api-writes' ? last : first).push(task);
+      continue;
+    }
+    let lists = byResource.get(r.name);
+    if (!lists) byResource.set(r.name, (lists = { chain: [], shared: [], operations: r.operations.length }));
+    (task.check.schedule === 'compares-collection' ? lists.chain : lists.shared).push(task);
+  }
+  // Longest chains first; the sort is stable, so equal resources keep the config's order.
+  const queues = [...byResource.values()]
+    .sort((a, b) => b.chain.length - a.chain.length || b.operations - a.operations)
+    .map((lists) => [...lists.chain, ...lists.shared]);
+  const turns: T[] = [];
+  for (let i = 0; queues.some((q) => i < q.length); i++) {
+    for (const queue of queues) if (i < queue.length) turns.push(queue[i]);
+  }
+  return [...first, ...turns, ...last];
 }

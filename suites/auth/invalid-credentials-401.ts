@@ -17,7 +17,7 @@ export default defineCheck({
   messages: MATRIX_MESSAGES,
   description: {
     sends:
-      'Every declared operation (collection, an item the audit created, an id never issued; valid payload and malformed JSON) with each invalid credential: a garbage Bearer token, an expired-looking JWT, an empty Bearer, the token under the Basic and Token schemes, HTTP Basic with the token as user name, and the token with its last character changed. Writes that could act go one at a time, the state read with the full token around them.',
+      'Every declared operation (collection, an item the audit created, an id never issued; valid payload and malformed JSON) with each invalid credential: a garbage Bearer token, an expired-looking JWT, an empty Bearer, the token under the Basic and Token schemes, HTTP Basic with the token as user name, and the token with its last character changed. Writes that could act go together, the state read with the full token around them (and, when it changed, again one at a time, so each change is pinned on its request).',
     passes:
       'Every request answers 401. Credentials derived from the token never appear in reports; curl lines rebuild them from its variable.',
     why: 'A server that accepts a wrong scheme, a stale JWT or a token that merely resembles the real one can be entered without the secret.',

@@ -8,9 +8,9 @@ import {
 } from '../../src/core/check.js';
 import type { Severity } from '../../src/core/types.js';
 import { idOf, isObject, short, unwrapList } from '../../src/core/shapes.js';
-import type { StateDiff } from '../../src/core/state.js';
+import type { Snapshot, StateDiff, StateWatch } from '../../src/core/state.js';
 import { sameValue } from '../../src/core/values.js';
-import { requestLine, statusText } from '../../src/core/verdicts.js';
+import { is2xx, requestLine, statusText } from '../../src/core/verdicts.js';
 
 /** One malformed (or, when `lenient`, merely unusual) body. */
 interface Probe {
@@ -50,7 +50,7 @@ export default defineCheck({
   },
   description: {
     sends:
-      'POST to the collection, PUT and PATCH to an item it created (as declared), each with: unparseable JSON; an empty body; a JSON array, string, number and null instead of an object; every declared invalid payload (POST and PUT only: a PATCH may leave out required fields); for each field of the payload, a value of another JSON type (an object for a string, a non-numeric string for a number or boolean, a string for a list or object, so that no common lenient coercion makes it valid); and the payload with an unknown extra field. After each it reads the collection and, for PUT/PATCH, the item.',
+      'POST to the collection, PUT and PATCH to an item it created (as declared), each with: unparseable JSON; an empty body; a JSON array, string, number and null instead of an object; every declared invalid payload (POST and PUT only: a PATCH may leave out required fields); for each field of the payload, a value of another JSON type (an object for a string, a non-numeric string for a number or boolean, a string for a list or object, so that no common lenient coercion makes it valid); and the payload with an unknown extra field. The probes of a method go out together, the collection (and, for PUT/PATCH, the item) read before and after them; when that state changed, the refused ones are sent again one at a time (PUT and PATCH to a fresh item), the state read around each, so a change is pinned on the probe that made it.',
     passes:
       'Each malformed body is answered 400 and the collection (and item) is unchanged, server-managed fields such as updatedAt aside. 422 instead of 400 is a warning. 2xx (bad data stored) and 5xx (client input crashed the server) are the worst answers. For the unknown extra field any 2xx or 4xx passes (services may ignore or reject unknown fields); only a 5xx fails. Anything a malformed POST created is deleted at the end when its answer names it; an item that appeared after a refused POST is deleted only when it carries the values sent. On a shared live service another client creating items at the same moment would also show as a change: rerun to confirm.',
     why: 'Clients rely on a 400 to say "fix your request"; a malformed body that is stored corrupts data for every reader, and one that crashes the server turns a client bug into an outage.',
@@ -76,37 +76,70 @@ export default defineCheck({
     let cut: string | undefined;
 
     for (const { method, payload, invalid } of methods) {
-      const path = method === 'POST' ? r.path : target!.path;
-      // The collection, and for PUT/PATCH the item they go to, read after every probe.
-      const watch = { items: method === 'POST' || !target ? [] : [target.path] };
-      let state = await ctx.state.read(watch);
+      // Where the probes go: the check's item, or a fresh one while they run again one by one.
+      let item = target;
+      const path = (): string => (method === 'POST' ? r.path : item!.path);
+      // The collection, and for PUT/PATCH the item they go to, compared around the probes.
+      const watch = (): StateWatch => ({ items: method === 'POST' || !item ? [] : [item.path] });
       const outcomes = new Map<Kind, Array<{ probe: Probe; x: Exchange }>>();
-      for (const probe of probesFor(payload, invalid)) {
-        // The unknown-field POST makes an item where the service ignores the field: never where
-        // the audit could not name it (creates there named no id).
-        const creates = probe.lenient === true && method === 'POST';
-        if (creates && ctx.unnamedCreate()) continue;
-        let x: Exchange;
-        try {
-          x = await ctx.send({ method, path, body: probe.body, contentType: 'application/json', creates });
-        } catch (err) {
-          if (creates && err instanceof SkipSignal) continue;
-          throw err;
+      // The probes go out together; the unknown extra field alone after them: a service that ignores
+      // it writes (creates an item, changes the item), which is no finding but would have the batch
+      // run again one by one. Its POST never goes where the audit could not name the item it makes.
+      const probes = probesFor(payload, invalid);
+      const creating = (p: Probe): boolean => p.lenient === true && method === 'POST';
+      const groups = [probes.filter((p) => !p.lenient), probes.filter((p) => p.lenient)];
+      let from: Snapshot | undefined;
+      for (const group of groups) {
+        const steps = group.filter((p) => !(creating(p) && ctx.unnamedCreate()));
+        if (steps.length === 0) continue;
+        const batch = await ctx.state.batch(steps, {
+          watch,
+          from,
+          send: (probe) => sendProbe(ctx, method, path(), probe, creating(probe)),
+          compares: (_probe, x) => x !== undefined,
+          // Only a refused probe's change is a finding: an accepted one fails anyway, and is not
+          // sent twice (a service that stores malformed input would keep both).
+          rerun: (_probe, x) => x !== undefined && !is2xx(x),
+          fresh: async () => {
+            if (method !== 'POST' && target) item = await ctx.create();
+          },
+        });
+        // Back to the check's item (what the batch did to it stays, as when one by one).
+        from = batch.together ? undefined : batch.last;
+        item = target;
+        // An item the batch made before the probes ran again one by one is the audit's too.
+        if (batch.together?.collection && method === 'POST')
+          adopt(ctx, batch.together.collection.after, batch.together.collection.added, steps);
+        for (const { step: probe, result: x, diff } of batch.steps) {
+          if (x === undefined) continue;
+          const kind = judge(x, probe);
+          if (kind) outcomes.set(kind, [...(outcomes.get(kind) ?? []), { probe, x }]);
+          if (diff === undefined) continue;
+          cut ??= diff.incomparable;
+          if (diff.incomparable === undefined) judgeChange(ctx, method, probe, x, is2xx(x), diff);
         }
-        const kind = judge(x, probe);
-        if (kind) outcomes.set(kind, [...(outcomes.get(kind) ?? []), { probe, x }]);
-        const accepted = x.status !== undefined && x.status >= 200 && x.status < 300;
-        const after = await ctx.state.read(watch);
-        const diff = await ctx.state.compare(state, after);
-        state = after;
-        cut ??= diff.incomparable;
-        if (diff.incomparable === undefined) judgeChange(ctx, method, probe, x, accepted, diff);
       }
       report(ctx, outcomes);
     }
     if (cut !== undefined) ctx.skip(cut);
   },
 });
+
+/** Sends one probe; undefined when the unknown-field POST may not go out (creates there are stopped). */
+async function sendProbe(
+  ctx: ResourceCheckContext,
+  method: string,
+  path: string,
+  probe: Probe,
+  creates: boolean,
+): Promise<Exchange | undefined> {
+  try {
+    return await ctx.send({ method, path, body: probe.body, contentType: 'application/json', creates });
+  } catch (err) {
+    if (creates && err instanceof SkipSignal) return undefined;
+    throw err;
+  }
+}
 
 /**
  * Fails a refused probe that changed the collection (an item appeared or vanished) or the item it
@@ -125,7 +158,7 @@ function judgeChange(
   if (list) {
     // An accepted POST is registered for deletion by the engine when its answer names the item;
     // adopting by content also catches answers that name none.
-    const left = method === 'POST' ? adopt(ctx, list.after, list.added, probe) : [];
+    const left = method === 'POST' ? adopt(ctx, list.after, list.added, [probe]) : [];
     if (!accepted && (list.added.length > 0 || list.vanished.length > 0)) {
       ctx.fail({
         messageId: 'collectionChanged',
@@ -241,18 +274,18 @@ function wrongType(value: unknown): unknown {
 }
 
 /**
- * Registers for deletion a new item that carries the probe's values (it is the audit's); answers
- * the ids it left alone because nothing proves the audit made them. Only a single new item is
- * adopted: with several, one may be another client's that happens to carry the same values.
+ * Registers for deletion new items that carry the values of one of the probes (they are the
+ * audit's); answers the ids it left alone because nothing proves the audit made them. No more new
+ * items than probes are adopted: past that, one may be another client's with the same values.
  */
-function adopt(ctx: ResourceCheckContext, listed: Exchange, added: string[], probe: Probe): string[] {
+function adopt(ctx: ResourceCheckContext, listed: Exchange, added: string[], probes: Probe[]): string[] {
   const r = ctx.resource;
-  if (added.length !== 1) return added;
+  if (added.length === 0 || added.length > probes.length) return added;
   const entries = unwrapList(listed.json, r.name) ?? [];
   const left: string[] = [];
   for (const id of added) {
     const entry = entries.find((e) => idOf(e, r.idField) === id);
-    const ours = isObject(probe.value) && entry !== undefined && sameValue(probe.value, entry);
+    const ours = entry !== undefined && probes.some((p) => isObject(p.value) && sameValue(p.value, entry));
     if (ours) ctx.track(ctx.itemPath(id), r.name);
     else left.push(id);
   }

@@ -1,5 +1,5 @@
 // IDEM-DELETE: the same DELETE sent once or N times leaves the same end state; repeats never answer 5xx.
-import { defineCheck, type Exchange } from '../../src/core/check.js';
+import { defineCheck } from '../../src/core/check.js';
 import { answered, is2xx, requestLine, statusText } from '../../src/core/verdicts.js';
 
 /** How many times the same DELETE is sent in all. */
@@ -33,8 +33,7 @@ export default defineCheck({
     const r = ctx.resource;
     ctx.requireOperations('delete');
     const canRead = r.operations.includes('read');
-    const victim = await ctx.create();
-    const bystander = canRead ? await ctx.create() : undefined;
+    const [victim, bystander] = await ctx.together(canRead ? [0, 1] : [0], () => ctx.create());
 
     const first = await ctx.send({ method: 'DELETE', path: victim.path });
     if (!is2xx(first)) {
@@ -46,8 +45,10 @@ export default defineCheck({
     // The deleted item, the other one and the collection, after one DELETE and after the repeats.
     const watch = { items: [victim.path, ...(bystander ? [bystander.path] : [])] };
     const once = await ctx.state.read(watch);
-    const repeats: Exchange[] = [];
-    for (let i = 1; i < TIMES; i++) repeats.push(await ctx.send({ method: 'DELETE', path: victim.path }));
+    // The repeats depend on nothing but the first: they go out together.
+    const repeats = await ctx.together(Array.from({ length: TIMES - 1 }), () =>
+      ctx.send({ method: 'DELETE', path: victim.path }),
+    );
     const after = await ctx.state.read(watch);
 
     for (const [i, repeat] of repeats.entries()) {

@@ -38,8 +38,7 @@ export default defineCheck({
   async run(ctx) {
     const r = ctx.resource;
     ctx.requireOperations('delete');
-    const victim = await ctx.create();
-    const bystander = await ctx.create();
+    const [victim, bystander] = await ctx.together([0, 1], () => ctx.create());
     // The collection and the other item, read around the DELETE.
     const watch = { items: [bystander.path] };
     const before = await ctx.state.read(watch);
@@ -50,8 +49,12 @@ export default defineCheck({
       return;
     }
     ctx.markDeleted(victim.path);
-    if (r.operations.includes('read')) {
-      const gone = await ctx.send({ method: 'GET', path: victim.path });
+    // The read-back of the deleted item and the state around it do not depend on each other.
+    const [gone, after] = await Promise.all([
+      r.operations.includes('read') ? ctx.send({ method: 'GET', path: victim.path }) : undefined,
+      ctx.state.read(watch),
+    ]);
+    if (gone) {
       // No answer to the read says nothing about the item (ERR-SERVER judges the silence).
       if (gone.status === undefined) return ctx.skip(couldNotCompare(gone)!);
       const now = existence(gone, r);
@@ -76,7 +79,6 @@ export default defineCheck({
         });
       }
     }
-    const after = await ctx.state.read(watch);
     const diff = await ctx.state.compare(before, after);
     if (diff.incomparable !== undefined) return ctx.skip(diff.incomparable);
     for (const change of diff.items) {

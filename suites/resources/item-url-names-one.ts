@@ -45,8 +45,9 @@ export default defineCheck({
     const unjudged: string[] = [];
     let judged = 0;
     if (canRead) {
-      for (const item of items) {
-        const read = await ctx.send({ method: 'GET', path: item.path });
+      const reads = await ctx.together(items, (item) => ctx.send({ method: 'GET', path: item.path }));
+      for (const [i, item] of items.entries()) {
+        const read = reads[i];
         const got = idOf(unwrapItem(read.json, r.idField), r.idField);
         if (read.status !== 200) {
           unjudged.push(`${answered(read)} (see read-collection-and-item)`);

@@ -78,7 +78,9 @@ tester.run(noServerErrors, {
           return true;
         },
       },
-      failures: [...times(18, 'noCompleteAnswer')],
+      // One per item URL the audit read (each check's own items): forbidden-403 sends its writes
+      // together and, its one state read cut short, makes no new item per write as it did one by one.
+      failures: [...times(15, 'noCompleteAnswer')],
     },
   ],
 });

@@ -1,11 +1,11 @@
-// Runs the auth matrix: harmless probes in small concurrent batches, writes one at a time with the state read around them.
+// Runs the auth matrix: harmless probes together, then the writes together with the state read around them (ctx.state.batch).
 import { SkipSignal, type Exchange, type ResourceCheckContext } from '../../../src/core/check.js';
 import type { Snapshot } from '../../../src/core/state.js';
 import { existence } from '../../../src/core/error-body.js';
 import { is2xx } from '../../../src/core/verdicts.js';
 import type { Credential } from './credentials.js';
 import { allowedReadOnly, mayAct, requestOf, type Probe } from './probes.js';
-import { describeChange, pathOf, readCreated, readExisting, type StateChange } from './state.js';
+import { describeChange, pathOf, readCreated, readExisting } from './state.js';
 
 /** One request of the matrix and what came of it. */
 export interface Outcome {
@@ -38,9 +38,6 @@ export interface MatrixOptions {
    */
   verifyRefused: boolean;
 }
-
-/** Requests in flight at once for the harmless probes (the client pools connections). */
-const BATCH = 6;
 
 /** Writes run in this order per credential, DELETE last so the item is there for the others. */
 const WRITE_ORDER = ['POST', 'PUT', 'PATCH', 'DELETE'];
@@ -75,7 +72,7 @@ export async function runMatrix(ctx: ResourceCheckContext, options: MatrixOption
   // 1. Probes that cannot change data the audit watches: reads, and writes to an id never issued.
   const early = pairs.filter((p) => !mayAct(p.probe) && p.probe.target !== 'known');
   result.outcomes.push(
-    ...(await inBatches(early, async (pair) => {
+    ...(await ctx.together(early, async (pair) => {
       const outcome: Outcome = { ...pair, exchange: await send(pair) };
       const { method } = pair.probe;
       if (is2xx(outcome.exchange) && paths.unknown && (method === 'PUT' || method === 'PATCH')) {
@@ -107,10 +104,11 @@ export async function runMatrix(ctx: ResourceCheckContext, options: MatrixOption
   }
   const reads = pairs.filter((p) => p.probe.target === 'known' && !mayAct(p.probe));
   result.outcomes.push(
-    ...(await inBatches(reads, async (pair) => ({ ...pair, exchange: await send(pair) }))),
+    ...(await ctx.together(reads, async (pair) => ({ ...pair, exchange: await send(pair) }))),
   );
 
-  // 3. Writes that could act, one at a time, the state read before and after.
+  // 3. Writes that could act, together, the state read before and after: when it changed, they
+  // run again one at a time on a fresh item so each change is pinned on the request that made it.
   const writes = options.credentials.flatMap((credential) =>
     pairs
       .filter((p) => p.credential === credential && mayAct(p.probe))
@@ -118,37 +116,43 @@ export async function runMatrix(ctx: ResourceCheckContext, options: MatrixOption
   );
   if (writes.length === 0) return result;
   const watch = (): Snapshot['watch'] => ({ items: paths.known ? [paths.known] : [] });
-  const changeBetween = async (before: Snapshot, after: Snapshot): Promise<StateChange> =>
-    describeChange(r, await ctx.state.compare(before, after));
-  let baseline = await ctx.state.read(watch());
-  for (const [i, pair] of writes.entries()) {
-    const outcome: Outcome = { ...pair, exchange: await send(pair) };
+  const knownWrites = (rest: readonly Pair[]): boolean => rest.some((p) => p.probe.target === 'known');
+  const batch = await ctx.state.batch(writes, {
+    watch,
+    send,
+    // A correct refusal is compared only where it could hide an effect (403); the rest at the end.
+    compares: (_pair, x) => x.status !== options.expected || options.verifyRefused,
+    fresh: async () => {
+      if (paths.known !== undefined && knownWrites(writes)) paths.known = (await ctx.create()).path;
+    },
+    renew: async (after, rest) => {
+      // The known item is gone: the remaining known-id probes need another one.
+      const item = after.items[0]?.read;
+      if (!knownWrites(rest) || !paths.known || !item || existence(item, r) === 'exists') return false;
+      paths.known = (await ctx.create()).path;
+      return true;
+    },
+  });
+  for (const { step, result: exchange, diff } of batch.steps) {
+    const outcome: Outcome = { ...step, exchange };
     result.outcomes.push(outcome);
-    if (outcome.exchange.status === options.expected && !options.verifyRefused) continue;
-    const after = await ctx.state.read(baseline.watch);
-    const change = await changeBetween(baseline, after);
+    if (diff === undefined) continue;
+    const change = describeChange(r, diff);
     let { changes, evidence } = change;
     result.incomparable ??= change.incomparable;
-    if (pair.probe.method === 'POST' && is2xx(outcome.exchange)) {
-      const created = await readCreated(ctx, outcome.exchange);
+    if (step.probe.method === 'POST' && is2xx(exchange)) {
+      const created = await readCreated(ctx, exchange);
       if (created) {
         changes = [`it created ${pathOf(created)} (readable with the full token)`, ...changes];
         evidence = [created];
       }
     }
     if (changes.length > 0) outcome.acted = { changes, evidence };
-    baseline = after;
-    // The known item is gone: the remaining known-id probes need another one.
-    const more = writes.slice(i + 1).some((p) => p.probe.target === 'known');
-    const item = after.items[0]?.read;
-    if (more && paths.known && item && existence(item, r) !== 'exists') {
-      paths.known = (await ctx.create()).path;
-      baseline = await ctx.state.read(watch());
-    }
   }
+  const baseline = batch.last;
   if (!options.verifyRefused) {
     const final = await ctx.state.read(baseline.watch);
-    const change = await changeBetween(baseline, final);
+    const change = describeChange(r, await ctx.state.compare(baseline, final));
     if (change.changes.length > 0) result.unexplained = change;
     result.incomparable ??= change.incomparable;
   }
@@ -156,11 +160,3 @@ export async function runMatrix(ctx: ResourceCheckContext, options: MatrixOption
 }
 
 type Pair = { probe: Probe; credential: Credential };
-
-/** Runs `fn` over the items, at most BATCH at a time, keeping their order. */
-async function inBatches<T, R>(items: T[], fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = [];
-  for (let i = 0; i < items.length; i += BATCH)
-    out.push(...(await Promise.all(items.slice(i, i + BATCH).map(fn))));
-  return out;
-}

@@ -70,7 +70,8 @@ export function plainMatrix(r: ResourceConfig, ops: readonly Operation[]): Probe
 
 /**
  * True when a server that wrongly accepted the probe could change data the audit can watch: a
- * write to the collection or to a known item. Such probes run one at a time, state read around them.
+ * write to the collection or to a known item. Such probes go out together with the state read around
+ * them, and one at a time when it changed (ctx.state.batch).
  */
 export function mayAct(p: Probe): boolean {
   return p.method !== 'GET' && p.target !== 'unknown';
