@@ -116,7 +116,8 @@ export function runOptions<T>(y: Argv<T>) {
     .option('concurrency', {
       type: 'number',
       default: 8,
-      describe: 'Checks run at once, 1 to 1000 (one resource is never probed by two checks at once)',
+      describe:
+        'Checks run at once, and requests they have in flight (a check alone sends up to that many), 1 to 1000; one resource is never probed by two checks at once',
     })
     .option('timeout', {
       type: 'number',

@@ -158,11 +158,16 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
       options.onResult?.(result, results.length, total);
     };
     const shared = new Map<string, Promise<unknown>>();
+    const limit = pLimit(concurrency);
     const deps = {
-      // Once the service has answered an ordinary request 429, a check sends its independent
-      // requests one at a time: a batch of identical requests would meet a per-endpoint limit all
-      // at once and outlast the client's retries.
-      width: () => (metRateLimit(client) ? 1 : concurrency),
+      // The run's `concurrency` request slots, shared out among the tasks running now: a task alone
+      // (the others waiting on its resource's lock) sends its independent requests up to
+      // `concurrency` at once; eight tasks running send one each. So the requests in flight stay
+      // within --concurrency while no slot idles. Once the service has answered an ordinary request
+      // 429, one at a time: a batch of identical requests would meet a per-endpoint limit all at
+      // once and outlast the client's retries.
+      width: () =>
+        metRateLimit(client) ? 1 : Math.max(1, Math.floor(concurrency / Math.max(1, limit.activeCount))),
       config: run,
       unbound,
       client,
@@ -177,7 +182,6 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
     };
     const names = config.resources.map((r) => r.name);
     const locks = new Locks(names);
-    const limit = pLimit(concurrency);
     // Tasks start longest chains first (startOrder), a bounded window of them at a time (all of
     // them for a small API).
     await startInOrder(startOrder(plan.tasks), Math.max(TASK_WINDOW, concurrency * 32), async (task) => {
