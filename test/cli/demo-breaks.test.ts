@@ -14,6 +14,24 @@ import { runCli } from '../../src/testing/cli-runner.js';
 
 const tempDir = () => mkdtemp(join(tmpdir(), 'conf-demo-'));
 
+const fullAudits = new Map<string, Promise<{ r: Awaited<ReturnType<typeof runCli>>; out: string }>>();
+/**
+ * The full audit of the demo with one break, every report written: run once per break and shared,
+ * so the test that reads every report and the one that counts the break's rules read the same run.
+ */
+function fullAudit(name: string) {
+  if (!fullAudits.has(name))
+    fullAudits.set(
+      name,
+      tempDir().then(async (out) => {
+        const args = ['demo', '--break', name, '--out', out, '--no-color'];
+        const r = await runCli([...args, '--reporter', 'console,json,junit,html,markdown']);
+        return { r, out };
+      }),
+    );
+  return fullAudits.get(name)!;
+}
+
 interface Result {
   checkId: string;
   resource?: string;
@@ -60,17 +78,7 @@ describe('conformance demo --break', () => {
   });
 
   it('shows the failure in every report: console, JSON, JUnit, HTML, Markdown (exit 1)', async () => {
-    const out = await tempDir();
-    const r = await runCli([
-      'demo',
-      '--break',
-      'delete-noop',
-      '--out',
-      out,
-      '--no-color',
-      '--reporter',
-      'console,json,junit,html,markdown',
-    ]);
+    const { r, out } = await fullAudit('delete-noop');
     expect(r.code).toBe(1);
     expect(r.stdout).toContain(
       'with a break: delete-noop (DELETE answers 204 but the item stays readable: MTH-DELETE)',
@@ -171,8 +179,7 @@ describe('conformance demo --break', () => {
   it.each(
     BREAK_NAMES.map((name) => [breakFlagName(name), BREAK_RULES[name], BREAK_ALSO_FAILS[name]] as const),
   )('%s fails exactly its rules %p and also %p', async (name, rules, also) => {
-    const out = await tempDir();
-    const r = await runCli(['demo', '--break', name, '--reporter', 'json', '--out', out]);
+    const { r, out } = await fullAudit(name);
     expect([0, 1]).toContain(r.code);
     const report = JSON.parse(await readFile(join(out, 'conformance.json'), 'utf8'));
     const failed = (report.results as Result[]).filter((x) => x.status === 'failed');

@@ -40,7 +40,8 @@ describe('a correct API that compresses every answer', () => {
 
   it('evidence shows the decoded body and says it came compressed', async () => {
     const server = await compressing('gzip', { breaks: { createStatus200: true } });
-    const run = await auditExample(server);
+    // Only the check whose evidence is read: the full audit of a compressing API is the test above.
+    const run = await auditExample(server, ['--only', 'MTH-CREATE']);
     const failed = run.report.results.find(
       (r) => r.checkId === 'create-answers-201' && r.status === 'failed',
     );

@@ -124,11 +124,20 @@ export async function auditWidgets(
   return { ...run, out, report: await readReport(out) };
 }
 
-/** `conformance run` of config/example.yaml (its tokens in the environment) against the server, into a fresh report directory. */
-export async function auditExample(server: FixtureServer): Promise<ReportedRun> {
+/** `conformance run` of config/example.yaml (its tokens in the environment) against the server, into a fresh report directory; `args` adds options (e.g. `--only`). */
+export async function auditExample(server: FixtureServer, args: string[] = []): Promise<ReportedRun> {
   const out = `${await tempDir()}/reports`;
   const run = await cli(
-    ['run', '--config', packagePath('config', 'example.yaml'), '--base-url', server.baseUrl, '--out', out],
+    [
+      'run',
+      '--config',
+      packagePath('config', 'example.yaml'),
+      '--base-url',
+      server.baseUrl,
+      '--out',
+      out,
+      ...args,
+    ],
     { env: exampleEnv(server) },
   );
   return { ...run, out, report: await readReport(out) };
