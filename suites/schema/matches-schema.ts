@@ -7,6 +7,8 @@ import { compileItemSchema } from '../support/http.js';
 import { isObject, unwrapItemLoose, unwrapList } from '../../src/core/shapes.js';
 import { answered } from '../../src/core/verdicts.js';
 import { pointerGet } from '../../src/core/pointer.js';
+import type { ReproCheck } from '../../src/core/reproduce.js';
+import { schemaRepro } from '../support/schema-repro.js';
 
 /** Errors quoted per response: enough to fix the first problems, short enough to read. */
 const MAX_ERRORS = 3;
@@ -116,7 +118,7 @@ const MEMO_ITEMS = 4096;
 
 /** What one resource's answers were found to be: by body text, and by item (as JSON). */
 interface Memo {
-  bodies: Map<string, string[] | typeof NOT_JUDGED>;
+  bodies: Map<string, Verdict | typeof NOT_JUDGED>;
   items: Map<string, ErrorObject[] | null>;
 }
 
@@ -133,8 +135,14 @@ function memoOf(resource: ResourceConfig): Memo {
   return memo;
 }
 
+/** An answer's problems, and what the script of its finding tests (the first problem). */
+interface Verdict {
+  problems: string[];
+  reproduce?: ReproCheck;
+}
+
 /** The problems of an answer (NOT_JUDGED: nothing in it to judge), from the memo when its body was seen. */
-function memoised(x: Exchange, what: Representation): string[] | typeof NOT_JUDGED {
+function memoised(x: Exchange, what: Representation): Verdict | typeof NOT_JUDGED {
   // Only whole bodies (a large one keeps an excerpt as text); a write and a read of the same body
   // differ (an acknowledgement carrying only the id is judged on reads alone).
   if (x.truncated || x.text.length > MEMO_BODY_CHARS) return judge(x, what);
@@ -160,10 +168,11 @@ function itemErrors(validate: ValidateFunction, item: unknown, memo: Memo): Erro
 }
 
 /** The problems of an answer: each error in words, pointers relative to the body; NOT_JUDGED: nothing to judge. */
-function judge(x: Exchange, what: Representation): string[] | typeof NOT_JUDGED {
+function judge(x: Exchange, what: Representation): Verdict | typeof NOT_JUDGED {
   const validate = validatorFor(what.resource.schema as Record<string, unknown>);
   const memo = memoOf(what.resource);
   const problems: string[] = [];
+  let reproduce: ReproCheck | undefined;
   let judged = 0;
   if (what.kind === 'list') {
     const list = unwrapList(x.json, what.resource.name);
@@ -171,8 +180,10 @@ function judge(x: Exchange, what: Representation): string[] | typeof NOT_JUDGED 
     const prefix = pointerTo(x.json, list) ?? '';
     list.forEach((element, i) => {
       judged++;
-      for (const e of itemErrors(validate, element, memo) ?? [])
+      for (const e of itemErrors(validate, element, memo) ?? []) {
+        reproduce ??= schemaRepro(e, { kind: 'list', pointer: prefix });
         problems.push(describeError(e, `${prefix}/${i}`, element));
+      }
     });
   } else {
     // An item read through a query filter that matched nothing is an empty list: no item to judge.
@@ -185,11 +196,12 @@ function judge(x: Exchange, what: Representation): string[] | typeof NOT_JUDGED 
     const errors = itemErrors(validate, item, memo);
     if (errors) {
       const prefix = pointerTo(x.json, item) ?? '';
+      reproduce = errors[0] && schemaRepro(errors[0], { kind: 'item', pointer: prefix });
       for (const e of errors) problems.push(describeError(e, prefix, item));
     }
   }
   if (judged === 0) return NOT_JUDGED; // an empty list holds nothing to validate
-  return problems;
+  return { problems, ...(reproduce ? { reproduce } : {}) };
 }
 
 export default defineCheck({
@@ -218,14 +230,17 @@ export default defineCheck({
     if (x.status === undefined || x.status < 200 || x.status > 299 || !x.isJson) return NOT_JUDGED;
     const what = representationOf(x, config);
     if (!what?.resource.schema) return NOT_JUDGED;
-    const problems = memoised(x, what);
-    if (problems === NOT_JUDGED) return NOT_JUDGED;
+    const verdict = memoised(x, what);
+    if (verdict === NOT_JUDGED) return NOT_JUDGED;
+    const { problems, reproduce } = verdict;
     if (problems.length === 0) return undefined;
     const shown = problems.slice(0, MAX_ERRORS);
     const more = problems.length > MAX_ERRORS ? `, and ${problems.length - MAX_ERRORS} more` : '';
     return {
       messageId: 'schemaMismatch',
       message: `${answered(x)} with a ${what.kind === 'list' ? 'list' : 'representation'} that does not match the ${what.resource.name} schema: ${shown.join('; ')}${more}`,
+      // Its script fetches the same URL and tests the first violation with jq, on a 2xx answer.
+      ...(reproduce ? { reproduce } : {}),
     };
   },
 });
