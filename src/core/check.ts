@@ -294,6 +294,11 @@ export interface Finding<M extends string = string> {
    * `reproduce`): the member and keyword a schema finding is about, a burst a 5xx answered within.
    */
   reproduce?: ReproCheck;
+  /**
+   * Exchanges the finding's exchange needed before it, replayed first by its script (the read of an
+   * item that changed what a list shows): `reproduce` indexes them, the exchange comes last.
+   */
+  before?: Evidence[];
 }
 
 /** Exchanges an observer filed under one key (see `ObserverCheck.group`). */

@@ -37,6 +37,8 @@ interface Tally {
   evidence: Evidence[];
   /** What the script of the first evidence's finding tests (the finding's own `reproduce`). */
   reproduce?: ReproCheck;
+  /** The exchanges that script replays: those the finding needed before it, then its own. */
+  replay?: Evidence[];
   severity: Severity | undefined;
 }
 
@@ -49,7 +51,7 @@ export class ObserverHub {
   /** The resources of each group, as a set (`group.resources` keeps their order). */
   private readonly groupResources = new WeakMap<ExchangeGroup, Set<string>>();
   /** What each failed result's script tests: the reproduce of the finding its first evidence proves. */
-  private readonly reproductions = new WeakMap<CheckResult, ReproCheck>();
+  private readonly reproductions = new WeakMap<CheckResult, { check?: ReproCheck; evidence?: Evidence[] }>();
 
   constructor(
     private readonly observers: ObserverCheck[],
@@ -109,7 +111,10 @@ export class ObserverHub {
         tally.repeats.set(finding.message, 1);
       // Evidence of the first few distinct problems: the report names every problem, proves the first.
       if (tally.problems.total > before && tally.evidence.length < MAX_EVIDENCE) {
-        if (tally.evidence.length === 0) tally.reproduce = finding.reproduce;
+        if (tally.evidence.length === 0) {
+          tally.reproduce = finding.reproduce;
+          if (finding.before?.length) tally.replay = [...finding.before, exchange.evidence];
+        }
         tally.evidence.push(exchange.evidence);
       }
     }
@@ -177,11 +182,13 @@ export class ObserverHub {
   }
 
   /**
-   * What the reproduction script of one of `results` tests: the `reproduce` of the finding its
-   * first evidence proves, else the observer's (undefined: the statuses seen).
+   * What the reproduction script of one of `results` tests (`check`: the `reproduce` of the finding
+   * its first evidence proves, else the observer's; undefined: the statuses seen) and replays
+   * (`evidence`: what that finding needed before its exchange, then the exchange; undefined: the
+   * result's first exchange).
    */
-  reproduceOf(result: CheckResult): ReproCheck | undefined {
-    return this.reproductions.get(result);
+  reproduceOf(result: CheckResult): { check?: ReproCheck; evidence?: Evidence[] } {
+    return this.reproductions.get(result) ?? {};
   }
 
   /** How many results observers will produce at most (for progress totals). */
@@ -256,9 +263,12 @@ export class ObserverHub {
             ),
           };
           // The script reproduces the finding of the first evidence, as that finding declares it.
-          const first = tally && tally.evidence.length > 0 ? tally.reproduce : across[0]?.reproduce;
-          const reproduce = first ?? observer.reproduce;
-          if (reproduce) this.reproductions.set(failed, reproduce);
+          const own = tally && tally.evidence.length > 0;
+          const first = own ? tally.reproduce : across[0]?.reproduce;
+          this.reproductions.set(failed, {
+            check: first ?? observer.reproduce,
+            evidence: own ? tally.replay : undefined,
+          });
           out.push(failed);
         }
       }

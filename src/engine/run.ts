@@ -187,7 +187,10 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
     for (const task of plan.last) record(await chains.run('last', () => runTask(task, deps)));
     const observed = hub.results(plan.resources, { hung: client.hungKinds });
     total = results.length + observed.length;
-    for (const result of observed) record(withReproduction(result, { ...deps, config: run }, hub.reproduceOf(result)));
+    for (const result of observed) {
+      const { check, evidence } = hub.reproduceOf(result);
+      record(withReproduction(result, { ...deps, config: run }, check, evidence));
+    }
     // Root causes first, and a failure that may follow from another says so (declared dependsOn).
     results.splice(0, results.length, ...markConsequences(results, options.catalogue));
     observing = false;

@@ -30,7 +30,7 @@ function onItem(error: ErrorObject, at: string): { test: string; shows: string }
   const params = error.params as Record<string, unknown>;
   const value = `(${p})`;
   const said = (text: string): string => JSON.stringify(text);
-  const plain = { test: '', shows: `${said(`${at} is `)} + (${value} | tojson)` };
+  const plain = { test: '', shows: `${said(`${at || '/'} is `)} + (${value} | tojson)` };
   switch (error.keyword) {
     case 'required':
     case 'additionalProperties': {
@@ -85,7 +85,7 @@ function onItem(error: ErrorObject, at: string): { test: string; shows: string }
  */
 export function schemaRepro(error: ErrorObject, site: SchemaSite): ReproCheck {
   const base = reach(pointerTokens(site.pointer));
-  const shown = `${site.pointer}${site.kind === 'list' ? '/*' : ''}${error.instancePath}` || '/';
+  const shown = `${site.pointer}${site.kind === 'list' ? '/*' : ''}${error.instancePath}`;
   const item = onItem(error, shown);
   if (!item) {
     return {
@@ -94,7 +94,7 @@ export function schemaRepro(error: ErrorObject, site: SchemaSite): ReproCheck {
     };
   }
   const test = `(try (${item.test}) catch false)`;
-  const shows = `(try (${item.shows}) catch "${shown} is unreadable")`;
+  const shows = `(try (${item.shows}) catch ${JSON.stringify(`${shown || '/'} is unreadable`)})`;
   if (site.kind === 'item') return { kind: 'jq', ok2xx: true, test: `${base} | ${test}`, shows: `${base} | ${shows}` };
   const list = `[${base} | .[]?]`;
   return {
