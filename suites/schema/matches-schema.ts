@@ -273,7 +273,9 @@ export default defineCheck({
     if (problems.length === 0) return undefined;
     // A list's script replays the read it needed first: its test then looks at the list, second.
     const reproduce =
-      before.length > 0 && verdict.reproduce?.kind === 'jq' ? { ...verdict.reproduce, at: 1 } : verdict.reproduce;
+      before.length > 0 && verdict.reproduce?.kind === 'jq'
+        ? { ...verdict.reproduce, at: 1 }
+        : verdict.reproduce;
     const shown = problems.slice(0, MAX_ERRORS);
     const more = problems.length > MAX_ERRORS ? `, and ${problems.length - MAX_ERRORS} more` : '';
     return {

@@ -24,13 +24,26 @@ function reach(tokens: readonly string[]): string {
     .join(' | ');
 }
 
+/** A jq filter that passes its input on when the pointer's tokens name a value in it, and else yields nothing. */
+function exists(tokens: readonly string[]): string {
+  if (tokens.length === 0) return '.';
+  const last = tokens[tokens.length - 1];
+  const index = /^(0|[1-9][0-9]*)$/.test(last) ? `(type == "array" and length > ${last}) or ` : '';
+  return `select(${reach(tokens.slice(0, -1))} | ${index}(type == "object" and has(${JSON.stringify(last)})))`;
+}
+
 /** The test (true: the item breaks the keyword) and what it shows, on one item as input; undefined: jq cannot test it. */
 function onItem(error: ErrorObject, at: string): { test: string; shows: string } | undefined {
-  const p = reach(pointerTokens(error.instancePath));
+  const tokens = pointerTokens(error.instancePath);
+  const p = reach(tokens);
   const params = error.params as Record<string, unknown>;
-  const value = `(${p})`;
   const said = (text: string): string => JSON.stringify(text);
-  const plain = { test: '', shows: `${said(`${at || '/'} is `)} + (${value} | tojson)` };
+  // A value keyword is about a value that is there (ajv judges no absent member by its type).
+  const value = `(${exists(tokens)} | ${p})`;
+  const plain = {
+    test: '',
+    shows: `${said(`${at || '/'} is `)} + ([${value}] | if length > 0 then (.[0] | tojson) else "absent" end)`,
+  };
   switch (error.keyword) {
     case 'required':
     case 'additionalProperties': {
@@ -51,7 +64,10 @@ function onItem(error: ErrorObject, at: string): { test: string; shows: string }
       return { ...plain, test: `${value} | (${fits}) | not` };
     }
     case 'enum':
-      return { ...plain, test: `${value} as $x | ${JSON.stringify(params.allowedValues)} | any(. == $x) | not` };
+      return {
+        ...plain,
+        test: `${value} as $x | ${JSON.stringify(params.allowedValues)} | any(. == $x) | not`,
+      };
     case 'const':
       return { ...plain, test: `${value} != ${JSON.stringify(params.allowedValue)}` };
     case 'minimum':
@@ -71,7 +87,10 @@ function onItem(error: ErrorObject, at: string): { test: string; shows: string }
       return { ...plain, test: `${value} | type == "${kind}" and length ${op} ${Number(params.limit)}` };
     }
     case 'pattern':
-      return { ...plain, test: `${value} | type == "string" and (test(${JSON.stringify(String(params.pattern))}) | not)` };
+      return {
+        ...plain,
+        test: `${value} | type == "string" and (test(${JSON.stringify(String(params.pattern))}) | not)`,
+      };
     default:
       return undefined;
   }
@@ -95,7 +114,8 @@ export function schemaRepro(error: ErrorObject, site: SchemaSite): ReproCheck {
   }
   const test = `(try (${item.test}) catch false)`;
   const shows = `(try (${item.shows}) catch ${JSON.stringify(`${shown || '/'} is unreadable`)})`;
-  if (site.kind === 'item') return { kind: 'jq', ok2xx: true, test: `${base} | ${test}`, shows: `${base} | ${shows}` };
+  if (site.kind === 'item')
+    return { kind: 'jq', ok2xx: true, test: `${base} | ${test}`, shows: `${base} | ${shows}` };
   const list = `[${base} | .[]?]`;
   return {
     kind: 'jq',
