@@ -58,6 +58,11 @@ export interface SendOptions {
   contentType?: string | null;
   /** On a 429, wait as told and retry (default true). Rate-limit checks turn it off. */
   retryOn429?: boolean;
+  /**
+   * The request is one of a bounded burst of at most this many copies (the rate-limit burst): an
+   * observer's finding about its answer is reproduced by sending the same burst (see `Exchange.burst`).
+   */
+  burst?: number;
   /** Per-request deadline override (ms). */
   timeoutMs?: number;
   /** 'fresh' opens a new connection for this request instead of the shared keep-alive pool. */
@@ -122,6 +127,11 @@ export interface Exchange {
   bodyKind?: string;
   /** Which credential the request carried, set by the client. */
   credential?: CredentialKind;
+  /**
+   * Set by the client when the request was one of a bounded burst of at most this many copies
+   * (`SendOptions.burst`): what its answer shows may need the requests before it.
+   */
+  burst?: number;
   /** The redacted record of this exchange, with its curl line. */
   evidence: Evidence;
   /**
@@ -281,6 +291,16 @@ export interface Finding<M extends string = string> {
   messageId: NoInfer<M>;
   message: string;
   severity?: Severity;
+  /**
+   * What the reproduction script of this finding tests on its exchange (default: the observer's
+   * `reproduce`): the member and keyword a schema finding is about, a burst a 5xx answered within.
+   */
+  reproduce?: ReproCheck;
+  /**
+   * Exchanges the finding's exchange needed before it, replayed first by its script (the read of an
+   * item that changed what a list shows): `reproduce` indexes them, the exchange comes last.
+   */
+  before?: Evidence[];
 }
 
 /** Exchanges an observer filed under one key (see `ObserverCheck.group`). */
@@ -334,7 +354,10 @@ export interface ObserverCheck<M extends string = string> extends CheckBase<M> {
    * the statuses, the resources and a little evidence per key, so memory stays bounded.
    */
   group?(exchange: Exchange, config: AuditConfig): string | undefined;
-  /** What the reproduction script of a finding tests on its first exchange (default: its status). */
+  /**
+   * What the reproduction script of a finding tests on its exchange (default: its status), unless
+   * the finding declares its own `reproduce`.
+   */
   reproduce?: ReproCheck;
   /** Called once at the end of the run with the groups `group` made; its findings join the results. */
   summarise?(groups: ExchangeGroup[], config: AuditConfig, facts: RunFacts): SummaryFinding<M>[];

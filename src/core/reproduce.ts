@@ -10,6 +10,7 @@
  * - `not-json`: the answer carries a body that is not JSON (media type, or it does not parse);
  * - `no-header`: the answer lacks a header (or, with `not`, its value does not match the pattern);
  * - `jq`: a jq filter over the answer's JSON body is true (`test`); `shows` prints what was seen;
+ *   with `ok2xx`, only a 2xx answer counts (a schema finding is about 2xx bodies alone);
  * - `differ`: two answers' bodies differ, leaving out the members named in `ignore` (at any depth);
  * - `ids-differ`: two creates named different items;
  * - `in-list`: the item of exchange `item` (the one it created, else the one its URL names) is
@@ -30,7 +31,7 @@ export type ReproCheck =
   | { kind: 'status' }
   | { kind: 'not-json'; at?: number }
   | { kind: 'no-header'; header: string; at?: number; not?: string }
-  | { kind: 'jq'; test: string; shows: string; at?: number }
+  | { kind: 'jq'; test: string; shows: string; at?: number; ok2xx?: boolean }
   | { kind: 'differ'; at: [number, number]; ignore?: string[] }
   | { kind: 'ids-differ'; at: [number, number] }
   | { kind: 'in-list'; item: number; lists: number[]; fails: 'absent' | 'present' }
@@ -46,9 +47,10 @@ export type ReproCheck =
  * What a burst shows: `other-refusal`: an answer other than the first one's status (2xx alike) or
  * 429; `no-429`: no 429 within the bound; `no-retry-header`: the first 429 carries no Retry-After
  * and no RateLimit header; `still-limited`: a retry after the wait the 429 advertised (bounded by
- * `maxWaitMs`) is still answered 429.
+ * `maxWaitMs`) is still answered 429; `server-error`: an answer of the burst is 5xx (ERR-SERVER on
+ * an answer the audit's burst met).
  */
-export type BurstJudge = 'other-refusal' | 'no-429' | 'no-retry-header' | 'still-limited';
+export type BurstJudge = 'other-refusal' | 'no-429' | 'no-retry-header' | 'still-limited' | 'server-error';
 
 /**
  * How the audit was started, so that a failure can say how to run its check again alone: the

@@ -8,6 +8,7 @@ import {
   type RunFacts,
   type SummaryFinding,
 } from '../core/check.js';
+import type { ReproCheck } from '../core/reproduce.js';
 import type { AuditConfig, CheckResult, Evidence, ResourceConfig, Severity } from '../core/types.js';
 import { baseResult, CHECK_BROKE, joinMessages, ProblemList } from './results.js';
 import { named } from '../core/named.js';
@@ -34,6 +35,10 @@ interface Tally {
   /** Every distinct finding (capped); evidence only of the first few. */
   problems: ProblemList;
   evidence: Evidence[];
+  /** What the script of the first evidence's finding tests (the finding's own `reproduce`). */
+  reproduce?: ReproCheck;
+  /** The exchanges that script replays: those the finding needed before it, then its own. */
+  replay?: Evidence[];
   severity: Severity | undefined;
 }
 
@@ -45,6 +50,8 @@ export class ObserverHub {
   private readonly groups = new Map<string, Map<string, ExchangeGroup>>();
   /** The resources of each group, as a set (`group.resources` keeps their order). */
   private readonly groupResources = new WeakMap<ExchangeGroup, Set<string>>();
+  /** What each failed result's script tests: the reproduce of the finding its first evidence proves. */
+  private readonly reproductions = new WeakMap<CheckResult, { check?: ReproCheck; evidence?: Evidence[] }>();
 
   constructor(
     private readonly observers: ObserverCheck[],
@@ -104,6 +111,10 @@ export class ObserverHub {
         tally.repeats.set(finding.message, 1);
       // Evidence of the first few distinct problems: the report names every problem, proves the first.
       if (tally.problems.total > before && tally.evidence.length < MAX_EVIDENCE) {
+        if (tally.evidence.length === 0) {
+          tally.reproduce = finding.reproduce;
+          if (finding.before?.length) tally.replay = [...finding.before, exchange.evidence];
+        }
         tally.evidence.push(exchange.evidence);
       }
     }
@@ -170,6 +181,16 @@ export class ObserverHub {
     return out;
   }
 
+  /**
+   * What the reproduction script of one of `results` tests (`check`: the `reproduce` of the finding
+   * its first evidence proves, else the observer's; undefined: the statuses seen) and replays
+   * (`evidence`: what that finding needed before its exchange, then the exchange; undefined: the
+   * result's first exchange).
+   */
+  reproduceOf(result: CheckResult): { check?: ReproCheck; evidence?: Evidence[] } {
+    return this.reproductions.get(result) ?? {};
+  }
+
   /** How many results observers will produce at most (for progress totals). */
   expectedResults(resources: ResourceConfig[]): number {
     return this.observers.length * resources.length;
@@ -227,7 +248,7 @@ export class ObserverHub {
           const head =
             counts.length > 1 ? `${counts.slice(0, -1).join(', ')} and ${counts.at(-1)}` : counts[0];
           const severities = [tally?.severity, ...across.map((f) => f.severity ?? observer.severity)];
-          out.push({
+          const failed: CheckResult = {
             ...base,
             status: 'failed',
             severity: severities.includes('error')
@@ -240,7 +261,15 @@ export class ObserverHub {
               0,
               2 * MAX_EVIDENCE,
             ),
+          };
+          // The script reproduces the finding of the first evidence, as that finding declares it.
+          const own = tally && tally.evidence.length > 0;
+          const first = own ? tally.reproduce : across[0]?.reproduce;
+          this.reproductions.set(failed, {
+            check: first ?? observer.reproduce,
+            evidence: own ? tally.replay : undefined,
           });
+          out.push(failed);
         }
       }
     }

@@ -55,6 +55,13 @@ export function burstLines(
         'verdict no "a 429 came within $sent requests"',
       );
       break;
+    case 'server-error':
+      lines.push(
+        'case "$usual" in 5??) verdict yes "the first GET of the burst answered $usual" ;; esac',
+        'case "$met" in 5??) verdict yes "the burst met $met within $sent requests (the usual answer is $usual)" ;; esac',
+        'verdict no "no 5xx within $sent requests (first refusal: ${met:-none})"',
+      );
+      break;
     case 'no-retry-header':
       lines.push(
         'if [ "$met" != 429 ]; then verdict no "no 429 within $sent requests: nothing to judge"; fi',

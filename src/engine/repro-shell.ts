@@ -199,7 +199,14 @@ export function verdictLines(check: ReproCheck, evidence: StepRef[]): string[] {
     case 'jq': {
       const s = at(check.at);
       const shows = `$(jq -r ${sq(check.shows)} "$tmp/${s.name}.body" 2>/dev/null | head -c 300)`;
+      // A schema finding is about a 2xx body: an error answer (a correct refusal) shows nothing.
+      const ok = check.ok2xx
+        ? [
+            `case "$(status ${s.name})" in 2??) ;; *) verdict no "${dq(s.label)} answered $(status ${s.name}), not 2xx" ;; esac`,
+          ]
+        : [];
       return [
+        ...ok,
         `shows="${shows}"`,
         `if jq -e ${sq(check.test)} "$tmp/${s.name}.body" >/dev/null 2>&1; then verdict yes "${dq(s.label)} answered $(status ${s.name}): $shows"; fi`,
         `verdict no "${dq(s.label)} answered $(status ${s.name}): $shows"`,

@@ -197,8 +197,8 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
     const observed = hub.results(plan.resources, { hung: client.hungKinds });
     total = results.length + observed.length;
     for (const result of observed) {
-      const observer = plan.observers.find((o) => o.id === result.checkId);
-      record(withReproduction(result, { ...deps, config: run }, observer?.reproduce));
+      const { check, evidence } = hub.reproduceOf(result);
+      record(withReproduction(result, { ...deps, config: run }, check, evidence));
     }
     // Root causes first, and a failure that may follow from another says so (declared dependsOn).
     results.splice(0, results.length, ...markConsequences(results, options.catalogue));

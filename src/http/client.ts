@@ -232,6 +232,7 @@ export class HttpClient {
     const sent = {
       bodyKind: bodyKind(out, serialisedKind(options)),
       credential: this.credentialKind(options.auth),
+      ...(options.burst !== undefined ? { burst: options.burst } : {}),
     };
     const refused = await this.refusal(out.url);
     if (refused) return Object.assign(notSent(out, refused, resource, this.redactor, this.connection), sent);
@@ -473,7 +474,7 @@ function serialisedKind(options: SendOptions): 'object' | 'array' | undefined {
 }
 
 /** What the client tells observers about a request beyond its record: its kind of body and credential. */
-type Sent = Pick<Exchange, 'bodyKind' | 'credential'>;
+type Sent = Pick<Exchange, 'bodyKind' | 'credential' | 'burst'>;
 
 /** A sender bound to one connection (see HttpClient.pin). */
 export interface PinnedClient {

@@ -24,8 +24,15 @@ export default defineCheck({
   },
   nothingToJudge: 'no request got a complete answer or a failure of the server to judge',
   inspect(x) {
-    if (x.status !== undefined && x.status >= 500 && x.status <= 599)
-      return { messageId: 'serverError', message: answered(x) };
+    if (x.status !== undefined && x.status >= 500 && x.status <= 599) {
+      // A 5xx met inside the rate-limit burst needs the requests before it: its script sends the burst.
+      const count = x.burst;
+      return {
+        messageId: 'serverError',
+        message: answered(x),
+        ...(count !== undefined ? { reproduce: { kind: 'burst', count, judge: 'server-error' } } : {}),
+      };
+    }
     // Transport failures that mean the server broke (a time-out, a reset, an answer the HTTP parser
     // refused), not the audit's cap or interruption.
     if (x.status === undefined && x.error && faultOf(x.error) === 'service') {

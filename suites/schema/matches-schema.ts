@@ -2,11 +2,13 @@
 import { basePathOf, TargetIndex } from '../../src/core/addressing.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { defineCheck, NOT_JUDGED, type Exchange } from '../../src/core/check.js';
-import type { AuditConfig, ResourceConfig } from '../../src/core/types.js';
+import type { AuditConfig, Evidence, ResourceConfig } from '../../src/core/types.js';
 import { compileItemSchema } from '../support/http.js';
 import { isObject, unwrapItemLoose, unwrapList } from '../../src/core/shapes.js';
 import { answered } from '../../src/core/verdicts.js';
 import { pointerGet } from '../../src/core/pointer.js';
+import type { ReproCheck } from '../../src/core/reproduce.js';
+import { schemaRepro } from '../support/schema-repro.js';
 
 /** Errors quoted per response: enough to fix the first problems, short enough to read. */
 const MAX_ERRORS = 3;
@@ -116,7 +118,7 @@ const MEMO_ITEMS = 4096;
 
 /** What one resource's answers were found to be: by body text, and by item (as JSON). */
 interface Memo {
-  bodies: Map<string, string[] | typeof NOT_JUDGED>;
+  bodies: Map<string, Verdict | typeof NOT_JUDGED>;
   items: Map<string, ErrorObject[] | null>;
 }
 
@@ -133,8 +135,44 @@ function memoOf(resource: ResourceConfig): Memo {
   return memo;
 }
 
+/** An answer's problems, and what the script of its finding tests (the first problem). */
+interface Verdict {
+  problems: string[];
+  reproduce?: ReproCheck;
+  /** The ids of the items that break the schema (the item read; a list's elements). */
+  ids?: string[];
+}
+
+/** Item reads that broke the schema, remembered per resource and id (at most, then forgotten all at once). */
+const MEMO_READS = 256;
+const reads = new WeakMap<ResourceConfig, Map<string, Evidence>>();
+
+/** The id an item carries in its id field, as text (undefined: none usable). */
+function idOf(item: unknown, idField: string): string | undefined {
+  const id = isObject(item) ? item[idField] : undefined;
+  return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
+}
+
+/**
+ * What a list finding needed before it: the audit's read of an element that broke the schema the
+ * same way (what a list shows of an item may be what reading it changed, e.g. a view counter).
+ */
+function readsBefore(x: Exchange, what: Representation, verdict: Verdict): Evidence[] {
+  const byId = reads.get(what.resource);
+  if (what.kind === 'item') {
+    const id = verdict.ids?.[0];
+    if (x.method !== 'GET' || id === undefined || verdict.problems.length === 0) return [];
+    let known = byId;
+    if (!known || known.size >= MEMO_READS) reads.set(what.resource, (known = new Map()));
+    known.set(id, x.evidence);
+    return [];
+  }
+  const read = verdict.ids?.map((id) => byId?.get(id)).find((e) => e !== undefined);
+  return read ? [read] : [];
+}
+
 /** The problems of an answer (NOT_JUDGED: nothing in it to judge), from the memo when its body was seen. */
-function memoised(x: Exchange, what: Representation): string[] | typeof NOT_JUDGED {
+function memoised(x: Exchange, what: Representation): Verdict | typeof NOT_JUDGED {
   // Only whole bodies (a large one keeps an excerpt as text); a write and a read of the same body
   // differ (an acknowledgement carrying only the id is judged on reads alone).
   if (x.truncated || x.text.length > MEMO_BODY_CHARS) return judge(x, what);
@@ -160,10 +198,12 @@ function itemErrors(validate: ValidateFunction, item: unknown, memo: Memo): Erro
 }
 
 /** The problems of an answer: each error in words, pointers relative to the body; NOT_JUDGED: nothing to judge. */
-function judge(x: Exchange, what: Representation): string[] | typeof NOT_JUDGED {
+function judge(x: Exchange, what: Representation): Verdict | typeof NOT_JUDGED {
   const validate = validatorFor(what.resource.schema as Record<string, unknown>);
   const memo = memoOf(what.resource);
   const problems: string[] = [];
+  let reproduce: ReproCheck | undefined;
+  const ids: string[] = [];
   let judged = 0;
   if (what.kind === 'list') {
     const list = unwrapList(x.json, what.resource.name);
@@ -171,8 +211,13 @@ function judge(x: Exchange, what: Representation): string[] | typeof NOT_JUDGED 
     const prefix = pointerTo(x.json, list) ?? '';
     list.forEach((element, i) => {
       judged++;
-      for (const e of itemErrors(validate, element, memo) ?? [])
+      const errors = itemErrors(validate, element, memo) ?? [];
+      const id = errors.length > 0 ? idOf(element, what.resource.idField) : undefined;
+      if (id !== undefined) ids.push(id);
+      for (const e of errors) {
+        reproduce ??= schemaRepro(e, { kind: 'list', pointer: prefix });
         problems.push(describeError(e, `${prefix}/${i}`, element));
+      }
     });
   } else {
     // An item read through a query filter that matched nothing is an empty list: no item to judge.
@@ -185,11 +230,14 @@ function judge(x: Exchange, what: Representation): string[] | typeof NOT_JUDGED 
     const errors = itemErrors(validate, item, memo);
     if (errors) {
       const prefix = pointerTo(x.json, item) ?? '';
+      reproduce = errors[0] && schemaRepro(errors[0], { kind: 'item', pointer: prefix });
+      const id = idOf(item, what.resource.idField);
+      if (id !== undefined) ids.push(id);
       for (const e of errors) problems.push(describeError(e, prefix, item));
     }
   }
   if (judged === 0) return NOT_JUDGED; // an empty list holds nothing to validate
-  return problems;
+  return { problems, ids, ...(reproduce ? { reproduce } : {}) };
 }
 
 export default defineCheck({
@@ -218,14 +266,24 @@ export default defineCheck({
     if (x.status === undefined || x.status < 200 || x.status > 299 || !x.isJson) return NOT_JUDGED;
     const what = representationOf(x, config);
     if (!what?.resource.schema) return NOT_JUDGED;
-    const problems = memoised(x, what);
-    if (problems === NOT_JUDGED) return NOT_JUDGED;
+    const verdict = memoised(x, what);
+    if (verdict === NOT_JUDGED) return NOT_JUDGED;
+    const { problems } = verdict;
+    const before = readsBefore(x, what, verdict);
     if (problems.length === 0) return undefined;
+    // A list's script replays the read it needed first: its test then looks at the list, second.
+    const reproduce =
+      before.length > 0 && verdict.reproduce?.kind === 'jq'
+        ? { ...verdict.reproduce, at: 1 }
+        : verdict.reproduce;
     const shown = problems.slice(0, MAX_ERRORS);
     const more = problems.length > MAX_ERRORS ? `, and ${problems.length - MAX_ERRORS} more` : '';
     return {
       messageId: 'schemaMismatch',
       message: `${answered(x)} with a ${what.kind === 'list' ? 'list' : 'representation'} that does not match the ${what.resource.name} schema: ${shown.join('; ')}${more}`,
+      // Its script fetches the same URL and tests the first violation with jq, on a 2xx answer.
+      ...(reproduce ? { reproduce } : {}),
+      ...(before.length > 0 ? { before } : {}),
     };
   },
 });

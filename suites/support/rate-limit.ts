@@ -36,7 +36,9 @@ export function rateLimitBurst(ctx: CheckContext): Promise<BurstOutcome> {
 async function burst(ctx: CheckContext): Promise<BurstOutcome> {
   const { path, idField, unknownItem } = await cheapGet(ctx);
   const started = ctx.clock.now();
-  const send = (): Promise<Exchange> => ctx.send({ method: 'GET', path, retryOn429: false });
+  const max = ctx.config.rateLimit.maxRequests;
+  // Tagged as a burst: a 5xx it meets (ERR-SERVER) is reproduced by the same burst, not one GET.
+  const send = (): Promise<Exchange> => ctx.send({ method: 'GET', path, retryOn429: false, burst: max });
   // The first request alone: its answer is what "not refused" looks like for this GET.
   const baseline = await send();
   const outcome: BurstOutcome = {
@@ -58,7 +60,6 @@ async function burst(ctx: CheckContext): Promise<BurstOutcome> {
       `no burst sent: ${answered(baseline)} (${broken}), so a refusal could not be told from the usual answer`,
     );
   }
-  const max = ctx.config.rateLimit.maxRequests;
   let stop = false;
   const worker = async (): Promise<void> => {
     while (!stop && outcome.sent < max) {

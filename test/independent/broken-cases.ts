@@ -67,10 +67,9 @@ export const AUTH_AND_PROTOCOL: BrokenCase[] = [
   {
     break: 'limit-503',
     rules: ['LIM-429 error'],
+    // The 503 that ERR-SERVER saw (when the audit's burst met one) is one answer of the burst:
+    // its script sends the same bounded burst and looks for a 5xx among the answers.
     also: ['ERR-SERVER error'],
-    // The 503 that ERR-SERVER saw (when the audit's burst met one) is one answer of the burst,
-    // replayed alone: ERR-SERVER's finding names that one exchange, not the burst that led to it.
-    misses: ['no-server-errors '],
   },
   { break: 'limit-never-lifts', rules: ['LIM-RETRY error'] },
   { break: 'no-retry-headers', rules: ['LIM-RETRY warning'] },
@@ -104,17 +103,9 @@ export const DATA: BrokenCase[] = [
   { break: 'delete-neighbour', rules: ['MTH-DELETE error'] },
   { break: 'list-hides-new', rules: ['RES-ITEM error'] },
   // Only IDEM-GET: every check that compares state around a request leaves out what a mere re-read
-  // moves (the read-noise rule of ctx.state). The addresses schema forbids the extra member.
-  // A schema violation (an extra member) is not tested by the script: DOC-SCHEMA is an observer,
-  // and an observer declares one `reproduce` for all its findings, so the script cannot name the
-  // member and keyword each finding is about; it compares the status, which a correct server
-  // answers alike. Needs a `reproduce` per observer finding (src/engine/observers.ts).
-  {
-    break: 'view-counter',
-    rules: ['IDEM-GET error'],
-    also: ['DOC-SCHEMA error'],
-    misses: ['matches-schema '],
-  },
+  // moves (the read-noise rule of ctx.state). The addresses schema forbids the extra member: the
+  // DOC-SCHEMA script fetches the same URL and tests with jq that the member it names is there.
+  { break: 'view-counter', rules: ['IDEM-GET error'], also: ['DOC-SCHEMA error'] },
   // A PUT that appends is no replacement: the values sent are not what is read back either.
   { break: 'put-appends', rules: ['IDEM-PUT error'], also: ['MTH-CHANGE error'] },
   // ERR-SERVER's exchange is the repeated DELETE: the script sends the audit's first DELETE before it.
