@@ -25,7 +25,12 @@
  * - `base-url`: the base URL has no `/v<N>` segment (the failure is about the URL, not an answer);
  * - `error-body`: an error answer (4xx/5xx, not to HEAD) has an empty or non-JSON body, or the
  *   error answers share no top-level member of the same JSON type (observers: up to four of the
- *   result's exchanges are replayed, one per shape).
+ *   result's exchanges are replayed, one per shape);
+ * - `remembered`: the answer at `ok` is 2xx and the one at `refused` is not, where state stands in
+ *   for credentials. `via: 'connection'`: exchange `ok` is sent right after exchange 0, by the same
+ *   curl on its connection (every other exchange on a new one); `via: 'cookies'`: exchange 0 fills
+ *   a cookie jar and exchange `ok` sends that jar in place of the cookies the audit sent (stale
+ *   secrets: their values are neither replayed nor printed, only the cookies' names).
  */
 export type ReproCheck =
   | { kind: 'status' }
@@ -41,7 +46,8 @@ export type ReproCheck =
   | { kind: 'none'; why: string }
   | { kind: 'burst'; at?: number; count: number; judge: BurstJudge; maxWaitMs?: number }
   | { kind: 'base-url' }
-  | { kind: 'error-body' };
+  | { kind: 'error-body' }
+  | { kind: 'remembered'; via: 'connection' | 'cookies'; ok: number; refused: number };
 
 /**
  * What a burst shows: `other-refusal`: an answer other than the first one's status (2xx alike) or

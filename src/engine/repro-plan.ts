@@ -9,6 +9,7 @@ import type { Creation, NamedAt } from './creations.js';
 import { burstLines } from './repro-burst.js';
 import { firstPage, followLines, listSteps, locationOf, pagesFunctions } from './repro-follow.js';
 import { scriptHeader } from './repro-header.js';
+import { stateStep, type Remembered } from './repro-state.js';
 import { bodySubstitute, startsWithin, urlSubstitute } from './repro-vars.js';
 import {
   captureId,
@@ -104,7 +105,9 @@ export class Plan {
           const list = made ? undefined : this.listBeforePost(s.input);
           if (list)
             body.push(this.pagesLine(`${ref.name}before`, `${list.label} (before the POST)`, list.input));
-          body.push(this.stepLine(ref, s));
+          body.push(
+            this.check.kind === 'remembered' ? this.stateLine(ref, s, i, sent[0]) : this.stepLine(ref, s),
+          );
         }
         const made = creations.made(evidence[i]);
         const compared = this.check.kind === 'ids-differ' && this.check.at.includes(i);
@@ -273,6 +276,21 @@ export class Plan {
     this.priming = true;
     const primer = this.argsOf(prime, this.deps.client.connection).join(' ');
     return `send_primed ${ref.name} ${sq(ref.label)} ${primer} -- ${this.argsOf(s.input, s.options).join(' ')}`;
+  }
+
+  /** A step of a `remembered` check: on the connection of the first step, or with its cookie jar (see stateStep). */
+  private stateLine(
+    ref: StepRef,
+    s: { input: CurlInput; options: CurlOptions },
+    i: number,
+    first: typeof s,
+  ): string {
+    const step = stateStep(this.check as Remembered, i, s.input);
+    ref.label += step.label;
+    const args = this.argsOf(step.input, s.options).join(' ');
+    if (!step.primed) return `send ${ref.name} ${sq(ref.label)} ${args}${step.after}`;
+    this.priming = true;
+    return `send_primed ${ref.name} ${sq(ref.label)} ${this.argsOf(first.input, first.options).join(' ')} -- ${args}`;
   }
 
   /**

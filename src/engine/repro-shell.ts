@@ -294,6 +294,8 @@ export function verdictLines(check: ReproCheck, evidence: StepRef[]): string[] {
     }
     case 'error-body':
       return errorBodyLines(evidence);
+    case 'remembered':
+      return rememberedLines(at(check.ok), at(check.refused), check.via === 'cookies');
     case 'none':
       return [`verdict no ${sq(check.why)}`];
     case 'base-url':
@@ -306,6 +308,25 @@ export function verdictLines(check: ReproCheck, evidence: StepRef[]): string[] {
     case 'burst':
       return [`verdict no "a burst is replayed by the burst block above"`];
   }
+}
+
+/**
+ * The verdict of `remembered`: `ok` is 2xx where `refused` is not. With cookies, the names of those
+ * in the jar are printed (Netscape format: the name is the sixth field), never their values.
+ */
+function rememberedLines(ok: StepRef, refused: StepRef, cookies: boolean): string[] {
+  const jar = cookies ? ' with the cookies $names' : '';
+  const what = `${dq(ok.label)} answered $(status ${ok.name})${jar}, ${dq(refused.label)} answered $(status ${refused.name})`;
+  return [
+    ...(cookies
+      ? [
+          `names=$(awk -F '\t' 'NF >= 7 && ($1 !~ /^#/ || $1 ~ /^#HttpOnly_/) { print $6 }' "$tmp/jar" 2>/dev/null | sort -u | paste -sd, -)`,
+          'names=${names:-(none set)}',
+        ]
+      : []),
+    `case "$(status ${ok.name})" in 2??) case "$(status ${refused.name})" in 2??) ;; *) verdict yes "${what}" ;; esac ;; esac`,
+    `verdict no "${what}"`,
+  ];
 }
 
 /** jq: an error body's shape, as ERR-BODY groups them: its top-level members with their JSON types. */

@@ -2,10 +2,15 @@
 import { defineCheck, type CheckContext, type Exchange } from '../../src/core/check.js';
 import { answered, is2xx, requestLine } from '../../src/core/verdicts.js';
 
-/** What it proves needs one kept-alive connection, or the cookies of an earlier answer, across requests. */
-const NO_SCRIPT = {
-  kind: 'none',
-  why: 'it needs one keep-alive connection (or the cookies an earlier answer set) across several requests',
+/**
+ * Scripts replay the state by its own means: the unauthenticated GET sent right after the
+ * authenticated one by the same curl (its connection), or a curl cookie jar the authenticated GET
+ * fills (the audit's cookie values are stale secrets). `ok` must be 2xx where `refused` is not.
+ */
+const REMEMBERED = {
+  connection: { kind: 'remembered', via: 'connection', ok: 1, refused: 2 },
+  cookieNeeded: { kind: 'remembered', via: 'cookies', ok: 1, refused: 0 },
+  cookieAuthenticates: { kind: 'remembered', via: 'cookies', ok: 1, refused: 2 },
 } as const;
 
 export default defineCheck({
@@ -63,7 +68,7 @@ export default defineCheck({
         if (is2xx(withCookies)) {
           ctx.fail({
             messageId: 'cookieNeeded',
-            reproduce: NO_SCRIPT,
+            reproduce: REMEMBERED.cookieNeeded,
             message: `${answered(authed)} with the full token and no cookies, but ${answered(withCookies)} with the cookies it set (${[...jar.keys()].join(', ')}): authentication must not need a cookie`,
             evidence: [authed, withCookies],
           });
@@ -82,7 +87,7 @@ export default defineCheck({
     if (follow && is2xx(follow) && sameSocket) {
       ctx.fail({
         messageId: 'connectionRemembered',
-        reproduce: NO_SCRIPT,
+        reproduce: REMEMBERED.connection,
         message: `after an authenticated request, ${requestLine(follow)} without credentials on the same keep-alive connection answered ${follow.status} (on a new connection: ${control.status ?? 'no answer'}): the server remembers the connection`,
         evidence: [authed, follow, control],
       });
@@ -99,7 +104,7 @@ export default defineCheck({
     if (is2xx(withCookies)) {
       ctx.fail({
         messageId: 'cookieAuthenticates',
-        reproduce: NO_SCRIPT,
+        reproduce: REMEMBERED.cookieAuthenticates,
         message: `${requestLine(withCookies)} without credentials but with the cookies the server set (${[...jar.keys()].join(', ')}) answered ${withCookies.status} (without them: ${control.status ?? 'no answer'}): a cookie stands in for the token`,
         evidence: [authed, withCookies, control],
       });
