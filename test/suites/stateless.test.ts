@@ -1,9 +1,16 @@
 // CheckTester cases for GEN-STATELESS: servers that remember a connection or a cookie, or need a cookie.
 import { describe, expect, it } from '@jest/globals';
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import type { Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { exampleEnv } from '../../src/cli/demo.js';
 import type { Middleware } from '../../src/example-api/index.js';
 import { auditFixture, CheckTester } from '../../src/testing/check-tester.js';
+import { startExampleFixture, type FixtureServer } from '../../src/testing/fixture-server.js';
 import { jsonReporter } from '../../src/reporters/json.js';
 import statelessRequests from '../../suites/general/stateless-requests.js';
 import { VALID_VARIANTS } from './valid-variants.js';
@@ -115,4 +122,64 @@ describe('stateless-requests', () => {
       /without credentials even on a new connection with no cookies: missing-credentials-401 reports that/,
     );
   });
+});
+
+/** Runs a script against a server: its exit code and what it printed. */
+async function runScript(file: string, server: FixtureServer): Promise<{ code: number; out: string }> {
+  const env = { PATH: process.env.PATH, HOME: tmpdir(), BASE_URL: server.baseUrl, ...exampleEnv(server) };
+  return promisify(execFile)('bash', [file], { env, timeout: 60_000 }).then(
+    (r) => ({ code: 0, out: r.stdout + r.stderr }),
+    (e: { code?: number; stdout?: string; stderr?: string }) => ({
+      code: typeof e.code === 'number' ? e.code : -1,
+      out: `${e.stdout ?? ''}${e.stderr ?? ''}`,
+    }),
+  );
+}
+
+describe('the reproduction script of a stateless-requests failure', () => {
+  const cases: Array<[string, () => { middleware: Middleware; secrets: () => string[] }]> = [
+    ['the connection remembered', () => ({ middleware: remembersConnection(), secrets: () => [] })],
+    [
+      'a session cookie accepted',
+      () => {
+        const sessions = new Set<string>();
+        return { middleware: sessionCookie(sessions), secrets: () => [...sessions] };
+      },
+    ],
+    ['a cookie needed', () => ({ middleware: needsCookie, secrets: () => ['conformance-csrf-cookie'] })],
+  ];
+  it.each(cases)(
+    'reproduces %s on that server, not on a correct one, printing no cookie value',
+    async (_name, make) => {
+      const { middleware, secrets } = make();
+      const broken = await startExampleFixture({ middleware });
+      const correct = await startExampleFixture();
+      const dir = await mkdtemp(join(tmpdir(), 'conf-stateless-'));
+      try {
+        // The audit runs against the broken server, left open for the script.
+        const { result } = await auditFixture([statelessRequests], {
+          server: () => Promise.resolve({ ...broken, close: () => Promise.resolve() }),
+        });
+        const script = result.results[0].reproduce;
+        expect(script).toBeDefined();
+        const file = join(dir, 'repro.sh');
+        await writeFile(file, script!);
+        const [b, c] = [await runScript(file, broken), await runScript(file, correct)];
+        expect({ code: b.code, last: b.out.trim().split('\n').pop() }).toEqual({
+          code: 1,
+          last: expect.stringMatching(/^reproduced: /),
+        });
+        expect({ code: c.code, last: c.out.trim().split('\n').pop() }).toEqual({
+          code: 0,
+          last: expect.stringMatching(/^not reproduced: /),
+        });
+        for (const secret of secrets()) {
+          for (const text of [script!, b.out, c.out]) expect(text).not.toContain(secret);
+        }
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+        await Promise.all([broken.close(), correct.close()]);
+      }
+    },
+  );
 });
