@@ -76,19 +76,28 @@ export function prologue(): string[] {
 }
 
 /**
- * `send_primed NAME LABEL PRIMER-ARGS... -- CURL-ARGS...`: as `send` (no 429 wait), the request sent
- * by the same curl right after the primer, on the connection the primer used.
+ * `send_primed NAME LABEL PRIMER-ARGS... -- CURL-ARGS...`: as `send`, the request sent by the same
+ * curl right after the primer, on the connection the primer used; a 429 is waited out as `send`
+ * does and the pair sent again (the audit's client waits out a 429 the same way).
  */
 export function primedFunction(): string[] {
   return [
     '# send_primed NAME LABEL PRIMER-ARGS... -- CURL-ARGS...: the request on the connection an authenticated request used just before.',
     'send_primed() {',
-    '  local name=$1 label=$2 code primer=()',
+    '  local name=$1 label=$2 code primer=() tries=0 wait_s',
     '  shift 2',
     '  while [ "$#" -gt 0 ] && [ "$1" != -- ]; do primer+=("$1"); shift; done',
     '  shift',
-    '  code=$(curl -sS -o /dev/null "${primer[@]}" --next -o "$tmp/$name.body" -D "$tmp/$name.head" -w \'%{http_code}\' "$@" 2>"$tmp/$name.err") || true',
-    '  [ -n "$code" ] || code=000',
+    '  while :; do',
+    '    code=$(curl -sS -o /dev/null "${primer[@]}" --next -o "$tmp/$name.body" -D "$tmp/$name.head" -w \'%{http_code}\' "$@" 2>"$tmp/$name.err") || true',
+    '    [ -n "$code" ] || code=000',
+    '    if [ "$code" != 429 ] || [ "$tries" -ge "${send_retries:-5}" ]; then break; fi',
+    '    tries=$((tries + 1))',
+    '    wait_s=$(header "$name" retry-after)',
+    '    case "$wait_s" in \'\' | *[!0-9]*) wait_s=1 ;; esac',
+    '    [ "$wait_s" -le 30 ] || wait_s=30',
+    '    sleep "$wait_s"',
+    '  done',
     '  printf \'%s\\n\' "$code" >"$tmp/$name.status"',
     '  printf \'%s -> %s (on the connection of an authenticated GET)\\n\' "$label" "$code"',
     '}',
