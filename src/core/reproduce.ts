@@ -26,6 +26,10 @@
  * - `error-body`: an error answer (4xx/5xx, not to HEAD) has an empty or non-JSON body, or the
  *   error answers share no top-level member of the same JSON type (observers: up to four of the
  *   result's exchanges are replayed, one per shape).
+ * - `webhook`: a receiver (node) is subscribed as the audit subscribed its own (`receiverUrl`
+ *   replaced), the exchange at `at` triggers the event, and `judge` says what shows the failure:
+ *   `delivery`, no delivery of `event` within webhooks.timeoutMs; `signature`, the delivery (of
+ *   `event`, else the first) carries no valid webhooks.signature.
  */
 export type ReproCheck =
   | { kind: 'status' }
@@ -41,7 +45,8 @@ export type ReproCheck =
   | { kind: 'none'; why: string }
   | { kind: 'burst'; at?: number; count: number; judge: BurstJudge; maxWaitMs?: number }
   | { kind: 'base-url' }
-  | { kind: 'error-body' };
+  | { kind: 'error-body' }
+  | { kind: 'webhook'; judge: 'delivery' | 'signature'; at: number; receiverUrl: string; event: string };
 
 /**
  * What a burst shows: `other-refusal`: an answer other than the first one's status (2xx alike) or

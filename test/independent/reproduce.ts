@@ -10,8 +10,8 @@ import type { FixtureServer } from '../../src/testing/fixture-server.js';
 
 const run = promisify(execFile);
 
-/** Checks whose failures no script can replay (they say why): a receiver, one connection across requests. */
-export const NOT_SCRIPTABLE = new Set(['webhook-delivery', 'webhook-signature', 'stateless-requests']);
+/** Checks whose failures no script can replay (they say why): one connection across requests. */
+export const NOT_SCRIPTABLE = new Set(['stateless-requests']);
 
 interface Outcome {
   code: number;
