@@ -179,11 +179,11 @@ export function hookVerdictLines(config: AuditConfig, check: HookRepro, trigger:
     '  done',
     '  sleep 0.1',
     'done',
-    'arrived=$(find "$tmp/hook" -name "*.head" | wc -l | tr -d " ")',
   ];
   if (check.judge === 'delivery') {
     return [
       ...lines,
+      'arrived=$(find "$tmp/hook" -name "*.head" | wc -l | tr -d " ")',
       `if [ -z "$found" ]; then verdict yes "after ${said}, no delivery had ${dq(hooks.eventField)} = ${dq(event)} within ${secs} ($arrived other deliveries arrived)"; fi`,
       `verdict no "after ${said}, a delivery had ${dq(hooks.eventField)} = ${dq(event)}"`,
     ];
