@@ -31,6 +31,10 @@
  *   curl on its connection (every other exchange on a new one); `via: 'cookies'`: exchange 0 fills
  *   a cookie jar and exchange `ok` sends that jar in place of the cookies the audit sent (stale
  *   secrets: their values are neither replayed nor printed, only the cookies' names).
+ * - `webhook`: a receiver (node) is subscribed as the audit subscribed its own (`receiverUrl`
+ *   replaced), the exchange at `at` triggers the event, and `judge` says what shows the failure:
+ *   `delivery`, no delivery of `event` within webhooks.timeoutMs; `signature`, the delivery (of
+ *   `event`, else the first) carries no valid webhooks.signature.
  */
 export type ReproCheck =
   | { kind: 'status' }
@@ -47,7 +51,8 @@ export type ReproCheck =
   | { kind: 'burst'; at?: number; count: number; judge: BurstJudge; maxWaitMs?: number }
   | { kind: 'base-url' }
   | { kind: 'error-body' }
-  | { kind: 'remembered'; via: 'connection' | 'cookies'; ok: number; refused: number };
+  | { kind: 'remembered'; via: 'connection' | 'cookies'; ok: number; refused: number }
+  | { kind: 'webhook'; judge: 'delivery' | 'signature'; at: number; receiverUrl: string; event: string };
 
 /**
  * What a burst shows: `other-refusal`: an answer other than the first one's status (2xx alike) or

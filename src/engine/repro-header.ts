@@ -5,7 +5,7 @@ import type { ReproFailure } from './reproduce.js';
 
 /**
  * The script's first lines: what it reproduces and how to run the check again, what it needs
- * (jq when `lines`, the rest of the script, use it; the secrets' variables they name), `BASE_URL`
+ * (jq, node when `lines`, the rest of the script, use them; the secrets' variables they name), `BASE_URL`
  * (default `base`) and `ORIGIN` when used.
  */
 export function scriptHeader(
@@ -17,7 +17,9 @@ export function scriptHeader(
   const where = f.resource !== undefined ? ` on ${f.resource}` : '';
   const text = lines.join('\n');
   const usesJq = text.includes('jq ');
-  const needs = usesJq ? 'bash, curl, jq' : 'bash, curl';
+  // A webhook script runs its receiver (and checks signatures) in node.
+  const usesNode = text.includes('node -e');
+  const needs = ['bash', 'curl', ...(usesJq ? ['jq'] : []), ...(usesNode ? ['node'] : [])].join(', ');
   const secrets = all.filter((s) => s.envVar && text.includes(`\${${s.envVar}`));
   const envVars = [...new Set(secrets.map((s) => s.envVar!))];
   const out = [
@@ -41,6 +43,7 @@ export function scriptHeader(
     out.push(`: "\${${name}:?set ${name}${from ? ` (${from})` : ''} as for the audit}"`);
   }
   if (usesJq) out.push('command -v jq >/dev/null || { echo "this script needs jq" >&2; exit 2; }');
+  if (usesNode) out.push('command -v node >/dev/null || { echo "this script needs node" >&2; exit 2; }');
   return out;
 }
 

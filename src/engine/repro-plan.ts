@@ -10,6 +10,7 @@ import { burstLines } from './repro-burst.js';
 import { firstPage, followLines, listSteps, locationOf, pagesFunctions } from './repro-follow.js';
 import { scriptHeader } from './repro-header.js';
 import { stateStep, type Remembered } from './repro-state.js';
+import { hookSetupLines, hookVerdictLines } from './repro-hooks.js';
 import { bodySubstitute, startsWithin, urlSubstitute } from './repro-vars.js';
 import {
   captureId,
@@ -64,6 +65,7 @@ export class Plan {
     const steps: StepRef[] = [];
     const body: string[] = [];
     needed.sort((a, b) => a.seq - b.seq);
+    if (this.check.kind === 'webhook') body.push(...hookSetupLines(this.deps, this.check));
     needed.forEach((creation, j) => {
       const from = sentRequest(creation.evidence);
       if (!from) return;
@@ -127,7 +129,8 @@ export class Plan {
         this.check.kind === 'shows'
           ? shellWord(JSON.stringify(this.check.sent), this.deps.client.redactor, this.bodyVars())
           : '';
-      body.push(...verdictLines(check, steps).map((l) => l.split(SENT_WORD).join(sentWord)));
+      if (check.kind === 'webhook') body.push(...hookVerdictLines(this.deps.config, check, steps[0]));
+      else body.push(...verdictLines(check, steps).map((l) => l.split(SENT_WORD).join(sentWord)));
     } else body.push(...verdictLines(this.check, steps));
     const pageLines = [...(this.paging ? pagesFunctions() : []), ...(this.priming ? primedFunction() : [])];
     const header = scriptHeader(this.failure, this.base, this.deps.config.secrets, [

@@ -316,6 +316,8 @@ export function verdictLines(check: ReproCheck, evidence: StepRef[]): string[] {
       ];
     case 'burst':
       return [`verdict no "a burst is replayed by the burst block above"`];
+    case 'webhook':
+      return [`verdict no "a webhook failure is judged by its own lines (repro-hooks)"`];
   }
 }
 

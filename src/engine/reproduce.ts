@@ -5,6 +5,7 @@ import type { HttpClient } from '../http/client.js';
 import type { CurlInput, CurlOptions } from '../http/curl.js';
 import { sentRequest } from '../http/evidence.js';
 import type { Custody } from './custody.js';
+import { hookScriptable } from './repro-hooks.js';
 import { Plan } from './repro-plan.js';
 import { rerunCommand } from './rerun.js';
 
@@ -35,6 +36,13 @@ export interface ReproFailure {
 export function reproScript(deps: ReproDeps, failure: ReproFailure): string | undefined {
   const check = failure.reproduce ?? { kind: 'status' };
   if (check.kind === 'none') return undefined;
+  if (check.kind === 'webhook') {
+    // Only the triggering exchange is replayed: the receiver and the subscription are the script's own.
+    const cause = failure.evidence[check.at];
+    const s = cause && !notSent(cause) ? sentRequest(cause) : undefined;
+    if (!s || !hookScriptable(deps.config, check)) return undefined;
+    return new Plan(deps, { ...failure, evidence: [cause] }, check).script([s]);
+  }
   const sent = failure.evidence.map((e) => sentRequest(e));
   if (check.kind !== 'base-url') {
     if (failure.evidence.length === 0) return undefined;

@@ -17,9 +17,6 @@ function seconds(ms: number): string {
   return `${Number((ms / 1000).toFixed(1))} s`;
 }
 
-/** A delivery goes to the audit's own receiver, which a script cannot stand up. */
-const NO_SCRIPT = { kind: 'none', why: 'a webhook delivery needs a receiver the service can reach' } as const;
-
 export default defineCheck({
   kind: 'active',
   id: 'webhook-delivery',
@@ -85,7 +82,15 @@ export default defineCheck({
         messageId = 'nothingDelivered';
         message = `after ${answered(cause)}, no delivery reached ${round.receiverUrl} within ${seconds(hooks.timeoutMs)} (expected event ${event})`;
       }
-      ctx.fail({ messageId, message, evidence, reproduce: NO_SCRIPT });
+      // The script stands up its own receiver, subscribes it as the round did and replays the trigger.
+      const reproduce = {
+        kind: 'webhook',
+        judge: 'delivery',
+        at: 0,
+        receiverUrl: round.receiverUrl,
+        event: t.expectation.event,
+      } as const;
+      ctx.fail({ messageId, message, evidence, reproduce });
     }
   },
 });

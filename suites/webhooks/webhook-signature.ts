@@ -4,7 +4,7 @@ import { defineCheck } from '../../src/core/check.js';
 import type { WebhookSignatureConfig } from '../../src/core/types.js';
 import { short } from '../../src/core/shapes.js';
 import type { Delivery } from '../../src/core/check.js';
-import { operationLabel, webhookRound } from '../support/webhooks.js';
+import { operationLabel, webhookRound, type Trigger } from '../support/webhooks.js';
 
 const ENCODED = {
   hex: /^[0-9a-fA-F]+$/,
@@ -66,21 +66,34 @@ export default defineCheck({
     if (!sig) return ctx.skip('webhooks.signature names no secret: there is no signature to check');
     const round = await webhookRound(ctx);
     // The deliveries of the declared events; failing those, whatever arrived.
-    let judged = round.triggers.flatMap((t) =>
-      t.delivery ? [{ delivery: t.delivery, what: `the ${operationLabel(t)} delivery` }] : [],
+    let judged = round.triggers.flatMap((t): Array<{ delivery: Delivery; what: string; t?: Trigger }> =>
+      t.delivery ? [{ delivery: t.delivery, what: `the ${operationLabel(t)} delivery`, t }] : [],
     );
-    if (judged.length === 0) judged = round.deliveries.map((d) => ({ delivery: d, what: 'a delivery' }));
+    // Failing those, the first operation performed stands as the trigger of the script.
+    const first = round.triggers.find((t) => t.skipped === undefined && t.exchanges.length > 0);
+    if (judged.length === 0)
+      judged = round.deliveries.map((d) => ({ delivery: d, what: 'a delivery', t: first }));
     if (judged.length === 0) {
       return ctx.skip('no delivery arrived (see webhook-delivery): there is no signature to check');
     }
-    for (const { delivery, what } of judged) {
+    for (const { delivery, what, t } of judged) {
       const problem = signatureProblem(delivery, sig);
       if (problem === undefined) continue;
+      // The triggering request goes last: the script replays it under its own receiver's subscription.
+      const cause = t?.exchanges[t.exchanges.length - 1];
       ctx.fail({
         messageId: 'badSignature',
         message: `${what}: ${problem}`,
-        evidence: [round.evidence(delivery), round.subscription],
-        reproduce: { kind: 'none', why: 'a webhook delivery needs a receiver the service can reach' },
+        evidence: [round.evidence(delivery), round.subscription, ...(cause ? [cause] : [])],
+        reproduce: cause
+          ? {
+              kind: 'webhook',
+              judge: 'signature',
+              at: 2,
+              receiverUrl: round.receiverUrl,
+              event: t!.expectation.event,
+            }
+          : { kind: 'none', why: 'no operation of the round was performed to trigger a delivery' },
       });
     }
   },

@@ -10,8 +10,8 @@ import type { FixtureServer } from '../../src/testing/fixture-server.js';
 
 const run = promisify(execFile);
 
-/** Checks whose failures no script can replay (they say why): a webhook receiver. */
-export const NOT_SCRIPTABLE = new Set(['webhook-delivery', 'webhook-signature']);
+/** Checks whose failures no script can replay. */
+export const NOT_SCRIPTABLE = new Set<string>([]);
 
 interface Outcome {
   code: number;
