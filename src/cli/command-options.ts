@@ -167,6 +167,12 @@ export function demoOptions<T>(y: Argv<T>) {
       describe:
         'Limit the example API to this many requests per second per token, refused with Retry-After: 0 (as some real limiters do)',
     })
+    .option('serve', {
+      type: 'boolean',
+      default: false,
+      describe:
+        "After the audit, keep the example API answering on the same URL until Ctrl-C, to try the failures' curl lines and scripts on it (exit code: the audit's)",
+    })
     .option('rate-limit-headers', {
       type: 'boolean',
       default: true,

@@ -1,4 +1,5 @@
 // `conformance demo`: start the bundled example API on a free loopback port (optionally with breaks) and audit it.
+import { join } from 'node:path';
 import type { Check } from '../core/check.js';
 import { ConformanceError } from '../core/errors.js';
 import { packagePath } from '../core/paths.js';
@@ -92,8 +93,22 @@ export function parseRateLimit(rps: number | undefined, headers = true): RateLim
 }
 
 /**
+ * `--serve`: after the audit, the example API (breaks and all) keeps answering at the same URL
+ * until the signal (Ctrl-C), so the failures' scripts and curl lines can be tried on it.
+ */
+async function serveUntil(signal: AbortSignal, baseUrl: string, flags: AuditFlags, io: Io): Promise<void> {
+  const repro = flags.reporter.includes('repro') ? ` the scripts in ${join(flags.out, 'repro')} and` : '';
+  io.stdout.write(
+    `Still serving the example API on ${baseUrl} until Ctrl-C:${repro} the curl lines above try it as they are, with CONFORMANCE_TOKEN=demo-full-token (the demo's token) in the environment\n`,
+  );
+  await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+  io.stdout.write('Stopped serving the example API; the audit was over before, its reports stand\n');
+}
+
+/**
  * Starts the example API with `breaks` (and `rateLimit`, else its default limit), audits it with
- * config/example.yaml, returns the exit code.
+ * config/example.yaml, returns the exit code; with `serve`, keeps the API up until `signal` (and
+ * sets `serve.served` once the audit is over).
  */
 export async function runDemo(
   catalogue: Check[],
@@ -102,6 +117,7 @@ export async function runDemo(
   signal?: AbortSignal,
   breaks: Breaks = {},
   rateLimit?: RateLimitOptions,
+  serve?: { served: boolean },
 ): Promise<number> {
   const api = createExampleApi({ breaks, rateLimit });
   const { baseUrl } = await api.listen(0, '127.0.0.1');
@@ -130,6 +146,11 @@ export async function runDemo(
       );
     }
     const { code } = await auditAndReport(config, catalogue, flags, io, signal);
+    if (serve && signal && !signal.aborted) {
+      // Ctrl-C from now on ends the serving, not the audit: the caller keeps the audit's code.
+      serve.served = true;
+      await serveUntil(signal, baseUrl, flags, io);
+    }
     return code;
   } finally {
     await api.close();

@@ -117,8 +117,9 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
         const flags = { ...(await prepareAudit(argv, io, checks)), invocation: invocationOf('demo', argv) };
         const breaks = parseBreaks(argv.break);
         const rateLimit = parseRateLimit(argv['rate-limit'], argv['rate-limit-headers']);
-        code = await runDemo(checks, flags, io, options.signal, breaks, rateLimit);
-        if (options.signal?.aborted) code = EXIT_INTERRUPTED;
+        const serve = argv.serve ? { served: false } : undefined;
+        code = await runDemo(checks, flags, io, options.signal, breaks, rateLimit, serve);
+        if (options.signal?.aborted && !serve?.served) code = EXIT_INTERRUPTED;
       },
     )
     .command(
