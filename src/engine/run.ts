@@ -167,7 +167,7 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
       // 429, one at a time: a batch of identical requests would meet a per-endpoint limit all at
       // once and outlast the client's retries.
       width: () =>
-        metRateLimit(client) ? 1 : Math.max(1, Math.floor(concurrency / Math.max(1, limit.activeCount))),
+        client.metRateLimit ? 1 : Math.max(1, Math.floor(concurrency / Math.max(1, limit.activeCount))),
       config: run,
       unbound,
       client,
@@ -329,17 +329,6 @@ function urlShape(custody: Custody, config: AuditConfig, url: string): string | 
   if (!target) return undefined;
   const base = new URL(config.baseUrl).pathname.replace(/\/+$/, '');
   return `${base}${target.id === undefined ? target.r.path : itemTemplate(target.r)}`;
-}
-
-/**
- * Whether an ordinary request of the client (not the rate-limit burst) has been answered 429: its
- * pacer adapts its rate from then on. Read from the pacer, not from each exchange's evidence (its
- * notes say so too, but evidence is built, and redacted, only when a report needs it: reading it
- * here would redact before a check registers the secrets it finds, and cost every request).
- */
-function metRateLimit(client: HttpClient): boolean {
-  const pacer = (client as unknown as { pacer?: { adaptiveRps?: number } }).pacer;
-  return pacer?.adaptiveRps !== undefined;
 }
 
 /** A resource under a parent: its path names the parent's id, so the preflight cannot read it. */

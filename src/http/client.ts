@@ -183,6 +183,11 @@ export class HttpClient {
     return this.transport.requestCount;
   }
 
+  /** The service has answered an ordinary request 429: the pacer now follows the rate it allows. */
+  get metRateLimit(): boolean {
+    return this.pacer.adaptiveRps !== undefined;
+  }
+
   /** Exchanges that got a complete, valid HTTP answer (whatever its status). */
   get answerCount(): number {
     return this.answers;
