@@ -7,6 +7,7 @@ import { runAudit, type RunOptions } from '../engine/run.js';
 import { catalogue as fullCatalogue } from '../../suites/index.js';
 import { startExampleFixture, type FixtureServer } from './fixture-server.js';
 import { exampleConfig } from './example-config.js';
+import { plainDataKey, sharedAudit } from './shared-audits.js';
 import {
   actualFailures,
   failureMismatch,
@@ -106,6 +107,7 @@ export class CheckTester {
         ? fullCatalogue.filter((c) => c.kind === 'active' && c.schedule !== 'alone-last')
         : []);
     const checks = [check, ...companions.filter((c) => c.id !== check.id)];
+    const audit = auditOf(check, checks);
     const declared = Object.keys(check.messages);
     const mine = (result: RunResult, c: FixtureCase): CheckResult[] => {
       const results = result.results.filter(
@@ -120,7 +122,7 @@ export class CheckTester {
     describe(check.id, () => {
       for (const c of cases.valid) {
         it(`valid: ${c.name}`, async () => {
-          const { result } = await auditFixture(checks, c);
+          const result = await audit(c, 'valid');
           const results = mine(result, c);
           const bad = results.filter((r) => r.status === 'failed' || r.status === 'errored');
           expect(bad.map((r) => `${r.resource}: ${r.status}: ${r.message}`)).toEqual([]);
@@ -129,7 +131,7 @@ export class CheckTester {
       }
       for (const c of cases.skipped ?? []) {
         it(`nothing to judge: ${c.name}`, async () => {
-          const { result } = await auditFixture(checks, c);
+          const result = await audit(c, 'skipped');
           const results = mine(result, c);
           expect(results.length).toBeGreaterThan(0);
           const notSkipped = results.filter((r) => r.status !== 'skipped');
@@ -144,7 +146,7 @@ export class CheckTester {
       }
       for (const c of cases.invalid) {
         it(`invalid: ${c.name}`, async () => {
-          const { result } = await auditFixture(checks, c);
+          const result = await audit(c, 'invalid');
           const failed = mine(result, c).filter((r) => r.status === 'failed');
           const errored = mine(result, c).filter((r) => r.status === 'errored');
           expect(errored.map((r) => `${r.resource}: ${r.message}`)).toEqual([]);
@@ -161,4 +163,36 @@ export class CheckTester {
       }
     });
   }
+}
+
+/** The checks beside which an observer runs by default: every active check but the last, lone ones. */
+const DEFAULT_COMPANIONS = fullCatalogue.filter((c) => c.kind === 'active' && c.schedule !== 'alone-last');
+const OBSERVERS = fullCatalogue.filter((c) => c.kind === 'observer');
+
+/**
+ * How the tester audits a case for `check` (run beside `checks`). An observer sends nothing and
+ * judges only what it sees, so one audit of a fixture with every observer beside the same active
+ * checks gives each observer the results it would get alone: a catalogue observer's case whose
+ * fixture is plain data (no function, server, config edit or clock) reads that audit, run once per
+ * test run (see shared-audits.ts) for all the observer tests that use the fixture. A valid case
+ * reads the audit beside every default companion when its own companions are among them: more
+ * traffic only gives the observer more exchanges to pass on. Invalid and skipped cases count
+ * what their own companions provoke, so they read an audit with exactly those active checks.
+ */
+function auditOf(
+  check: Check,
+  checks: Check[],
+): (c: FixtureCase, kind: 'valid' | 'invalid' | 'skipped') => Promise<RunResult> {
+  const actives = checks.filter((c) => c.kind === 'active');
+  const shareable =
+    check.kind === 'observer' && [check, ...actives].every((c) => fullCatalogue.includes(c));
+  const withinDefault = actives.every((c) => DEFAULT_COMPANIONS.includes(c));
+  return async (c, kind) => {
+    const { api, run, server, config, clock } = c;
+    const data = server || config || clock ? undefined : plainDataKey({ api, run });
+    if (!shareable || data === undefined) return (await auditFixture(checks, c)).result;
+    const beside = kind === 'valid' && withinDefault ? DEFAULT_COMPANIONS : actives;
+    const key = plainDataKey({ fixture: data, actives: beside.map((a) => a.id).sort() })!;
+    return sharedAudit(key, async () => (await auditFixture([...OBSERVERS, ...beside], c)).result);
+  };
 }
