@@ -184,8 +184,7 @@ function auditOf(
   checks: Check[],
 ): (c: FixtureCase, kind: 'valid' | 'invalid' | 'skipped') => Promise<RunResult> {
   const actives = checks.filter((c) => c.kind === 'active');
-  const shareable =
-    check.kind === 'observer' && [check, ...actives].every((c) => fullCatalogue.includes(c));
+  const shareable = check.kind === 'observer' && [check, ...actives].every((c) => fullCatalogue.includes(c));
   const withinDefault = actives.every((c) => DEFAULT_COMPANIONS.includes(c));
   return async (c, kind) => {
     const { api, run, server, config, clock } = c;
