@@ -54,7 +54,7 @@ export function sharedAudit(key: string, audit: () => Promise<RunResult>): Promi
   let pending = mine.get(key);
   if (!pending) {
     const dir = process.env[SHARED_AUDITS_ENV];
-    pending = dir ? viaFolder(dir, key, audit) : audit().then(roundTrip);
+    pending = dir ? auditInFolder(dir, key, audit) : audit().then(roundTrip);
     mine.set(key, pending);
     pending.catch(() => mine.delete(key));
   }
@@ -64,10 +64,15 @@ export function sharedAudit(key: string, audit: () => Promise<RunResult>): Promi
 const roundTrip = (result: RunResult): RunResult => JSON.parse(JSON.stringify(result)) as RunResult;
 
 /**
- * `<key>.json` holds the result; `<key>.lock` (made with O_EXCL, holding the auditor's pid) says
- * someone is auditing or has audited. The lock stays after a success and goes after a failure.
+ * The audit named `key` through the folder `dir`, shared by every process that uses it: `<key>.json`
+ * holds the result; `<key>.lock` (made with O_EXCL, holding the auditor's pid) says someone is
+ * auditing or has audited. The lock stays after a success and goes after a failure.
  */
-async function viaFolder(dir: string, key: string, audit: () => Promise<RunResult>): Promise<RunResult> {
+export async function auditInFolder(
+  dir: string,
+  key: string,
+  audit: () => Promise<RunResult>,
+): Promise<RunResult> {
   const done = join(dir, `${key}.json`);
   const lock = join(dir, `${key}.lock`);
   for (;;) {
@@ -98,11 +103,16 @@ async function viaFolder(dir: string, key: string, audit: () => Promise<RunResul
 }
 
 /**
- * Resolves when something changes in the folder (the result written, the lock dropped), at the
- * latest after RECHECK_MS; a lock whose process has died (its worker crashed) is removed, so the
- * waiter audits itself instead of waiting for ever.
+ * Resolves at once when the lock's process has died (its worker crashed: the lock is removed, so
+ * the waiter audits itself instead of waiting for ever); else when something changes in the folder
+ * (the result written, the lock dropped), at the latest after RECHECK_MS.
  */
 async function changeOrOwnerGone(dir: string, lock: string, done: string): Promise<void> {
+  const owner = Number(await readFile(lock, 'utf8').catch(() => ''));
+  if (Number.isInteger(owner) && owner > 0 && !alive(owner)) {
+    await unlink(lock).catch(() => undefined);
+    return;
+  }
   await new Promise<void>((resolve) => {
     const watcher = watch(dir, () => finish());
     const timer = setTimeout(() => finish(), RECHECK_MS);
@@ -111,12 +121,10 @@ async function changeOrOwnerGone(dir: string, lock: string, done: string): Promi
       watcher.close();
       resolve();
     }
-    // The result may have landed before the watcher started.
+    // The result or the lock's removal may have come before the watcher started.
     void readFile(done).then(finish, () => undefined);
+    void readFile(lock).then(undefined, finish);
   });
-  const owner = Number(await readFile(lock, 'utf8').catch(() => ''));
-  if (!Number.isInteger(owner) || owner <= 0 || alive(owner)) return;
-  await unlink(lock).catch(() => undefined);
 }
 
 function alive(pid: number): boolean {
