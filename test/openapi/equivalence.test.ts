@@ -2,7 +2,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { Breaks } from '../../src/example-api/index.js';
 import { startExampleFixture } from '../../src/testing/fixture-server.js';
-import { cli, fixture, readReport, tempFolder, tokenEnv, type ReportResult } from './helpers.js';
+import { cli, fakeTime, fixture, readReport, tempFolder, tokenEnv, type ReportResult } from './helpers.js';
 
 /** Breaks grouped so that each group touches different checks (one server per group, two audits each). */
 const BREAK_SETS: Array<{ name: string; breaks: Breaks }> = [
@@ -26,7 +26,9 @@ function violations(results: ReportResult[]): string[] {
 describe('document-driven and config-driven audits find the same violations', () => {
   for (const { name, breaks } of BREAK_SETS) {
     it(name, async () => {
-      const server = await startExampleFixture({ breaks });
+      // One fake clock for the API and both audits: the rate-limit waits take no real time.
+      const clock = fakeTime();
+      const server = await startExampleFixture({ breaks, now: clock.now });
       try {
         const byDocument = await tempFolder();
         const byConfig = await tempFolder();
@@ -42,6 +44,7 @@ describe('document-driven and config-driven audits find the same violations', ()
             '--quiet',
           ],
           tokenEnv(server),
+          clock,
         );
         const config = await cli(
           [
@@ -55,6 +58,7 @@ describe('document-driven and config-driven audits find the same violations', ()
             '--quiet',
           ],
           tokenEnv(server),
+          clock,
         );
         const found = violations((await readReport(byDocument)).results);
         expect(found.length).toBeGreaterThan(0);

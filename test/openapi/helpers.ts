@@ -7,6 +7,7 @@ import { loadOpenApi, OpenApiError } from '../../src/openapi/load.js';
 import type { ExampleApiOptions } from '../../src/example-api/index.js';
 import { startExampleFixture, type FixtureServer } from '../../src/testing/fixture-server.js';
 import { runCli, type CliRun } from '../../src/testing/cli-runner.js';
+import { FakeClock } from '../../src/testing/fake-clock.js';
 
 /** Absolute path of a fixture under test/fixtures/openapi/. */
 export function fixture(...parts: string[]): string {
@@ -89,16 +90,31 @@ export function tokenEnv(server: FixtureServer): NodeJS.ProcessEnv {
   return { CONFORMANCE_TOKEN: server.tokens.full, CONFORMANCE_LIMITED_TOKEN: server.tokens.limited };
 }
 
-export async function startFor(doc: DocumentCase): Promise<{ server: FixtureServer; baseUrl: string }> {
-  const server = await startExampleFixture(doc.api);
+/**
+ * Starts the example API for `doc` (on `clock`, when given: see `fakeTime`).
+ */
+export async function startFor(
+  doc: DocumentCase,
+  clock?: FakeClock,
+): Promise<{ server: FixtureServer; baseUrl: string }> {
+  const server = await startExampleFixture(clock ? { ...doc.api, now: clock.now } : doc.api);
   return { server, baseUrl: doc.baseUrl === 'origin' ? server.origin : server.baseUrl };
 }
 
 export type { CliRun };
 
-/** Runs the CLI in-process with exactly this environment. */
-export function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
-  return runCli(args, { env });
+/** Runs the CLI in-process with exactly this environment (and the audit on `clock`, when given). */
+export function cli(args: string[], env: NodeJS.ProcessEnv = {}, clock?: FakeClock): Promise<CliRun> {
+  return runCli(args, { env, ...(clock ? { clock } : {}) });
+}
+
+/**
+ * A fake clock for a whole audit and the example API it audits (pass it to both): the rate-limit
+ * checks' wait for the API's Retry-After (over a second of real time per audit, the CPU idle)
+ * takes none, while the API's limiter sees that time pass. Only waits read it: time-outs stay real.
+ */
+export function fakeTime(): FakeClock {
+  return new FakeClock();
 }
 
 /** A fresh temp folder. */

@@ -5,17 +5,20 @@ import { join } from 'node:path';
 import { startExampleFixture, startRawFixture } from '../../src/testing/fixture-server.js';
 import { createExampleApi } from '../../src/example-api/index.js';
 import { readFileSync } from 'node:fs';
-import { cli, DOCUMENTS, fixture, readReport, startFor, tempFolder, tokenEnv } from './helpers.js';
+import { cli, DOCUMENTS, fakeTime, fixture, readReport, startFor, tempFolder, tokenEnv } from './helpers.js';
 
 describe('conformance run --openapi <file> --base-url <url>, with only tokens in the environment', () => {
   for (const doc of DOCUMENTS) {
     it(`${doc.name}: audits every resource of the document, with zero failures`, async () => {
-      const { server, baseUrl } = await startFor(doc);
+      // The API and the audit on one fake clock: the rate-limit waits take no real time.
+      const clock = fakeTime();
+      const { server, baseUrl } = await startFor(doc, clock);
       const out = await tempFolder();
       try {
         const r = await cli(
           ['run', '--openapi', doc.file, '--base-url', baseUrl, '--out', out, '--no-color', '--quiet'],
           tokenEnv(server),
+          clock,
         );
         const report = await readReport(out);
         const bad = report.results.filter((x) => x.status === 'failed' || x.status === 'errored');
@@ -47,11 +50,13 @@ describe('conformance run --openapi <file> --base-url <url>, with only tokens in
 
   it('shows the paths it did not probe, with the reason, on the console', async () => {
     const doc = DOCUMENTS[0];
-    const { server, baseUrl } = await startFor(doc);
+    const clock = fakeTime();
+    const { server, baseUrl } = await startFor(doc, clock);
     try {
       const r = await cli(
         ['run', '--openapi', doc.file, '--base-url', baseUrl, '--out', await tempFolder(), '--no-color'],
         tokenEnv(server),
+        clock,
       );
       expect(r.code).toBe(0);
       expect(r.stdout).toContain('Not probed (2)');
@@ -63,7 +68,8 @@ describe('conformance run --openapi <file> --base-url <url>, with only tokens in
   });
 
   it('curl lines name CONFORMANCE_TOKEN, the variable the token came from', async () => {
-    const server = await startExampleFixture({ breaks: { deleteNoop: true } });
+    const clock = fakeTime();
+    const server = await startExampleFixture({ breaks: { deleteNoop: true }, now: clock.now });
     const out = await tempFolder();
     try {
       const r = await cli(
@@ -78,6 +84,7 @@ describe('conformance run --openapi <file> --base-url <url>, with only tokens in
           '--quiet',
         ],
         tokenEnv(server),
+        clock,
       );
       expect(r.code).toBe(1);
       const report = JSON.parse(readFileSync(join(out, 'conformance.json'), 'utf8'));
@@ -156,7 +163,8 @@ describe('conformance run --openapi <file> --base-url <url>, with only tokens in
 
 describe('the config file and the document together', () => {
   it('`openapi:` in the config derives the resources; what the config sets wins, field by field', async () => {
-    const server = await startExampleFixture();
+    const clock = fakeTime();
+    const server = await startExampleFixture({ now: clock.now });
     const dir = await tempFolder();
     const out = join(dir, 'reports');
     try {
@@ -185,6 +193,7 @@ describe('the config file and the document together', () => {
           '--quiet',
         ],
         { MY_TOKEN: server.tokens.full },
+        clock,
       );
       expect(r.code).toBe(0);
       const report = await readReport(out);
@@ -207,8 +216,10 @@ describe('the config file and the document together', () => {
   it('--openapi <url>: the document (and its relative $refs) are fetched; a relative server URL resolves against it', async () => {
     // The example API serves the pet store's files next to its /v1 routes.
     const base = fixture('petstore-30-refs');
+    const clock = fakeTime();
     const api = createExampleApi({
       ...(await import('./helpers.js')).PETS_API,
+      now: clock.now,
       middleware: (req, res) => {
         const m = /^\/docs\/(.+)$/.exec(req.url ?? '');
         if (!m) return false;
@@ -224,9 +235,11 @@ describe('the config file and the document together', () => {
     const { origin } = await api.listen(0, '127.0.0.1');
     const out = await tempFolder();
     try {
-      const r = await cli(['run', '--openapi', `${origin}/docs/openapi.yaml`, '--out', out, '--quiet'], {
-        CONFORMANCE_TOKEN: api.tokens.full,
-      });
+      const r = await cli(
+        ['run', '--openapi', `${origin}/docs/openapi.yaml`, '--out', out, '--quiet'],
+        { CONFORMANCE_TOKEN: api.tokens.full },
+        clock,
+      );
       expect(r.stderr).toBe('');
       expect(r.code).toBe(0);
       const report = await readReport(out);
