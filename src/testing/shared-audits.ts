@@ -1,5 +1,5 @@
 // One whole audit per plain-data fixture and check set for a whole test run, whichever test file or jest worker asks first.
-import { watch } from 'node:fs';
+import { existsSync, watch } from 'node:fs';
 import { mkdtemp, open, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
@@ -54,7 +54,8 @@ export function sharedAudit(key: string, audit: () => Promise<RunResult>): Promi
   let pending = mine.get(key);
   if (!pending) {
     const dir = process.env[SHARED_AUDITS_ENV];
-    pending = dir ? auditInFolder(dir, key, audit) : audit().then(roundTrip);
+    // A folder that is gone belongs to a run that ended (a worker outliving it): audit here.
+    pending = dir && existsSync(dir) ? auditInFolder(dir, key, audit) : audit().then(roundTrip);
     mine.set(key, pending);
     pending.catch(() => mine.delete(key));
   }

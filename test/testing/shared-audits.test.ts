@@ -6,7 +6,14 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import type { RunResult } from '../../src/core/types.js';
 import { FakeClock } from '../../src/testing/fake-clock.js';
-import { auditInFolder, plainDataKey } from '../../src/testing/shared-audits.js';
+import {
+  auditInFolder,
+  plainDataKey,
+  SHARED_AUDITS_ENV,
+  sharedAudit,
+} from '../../src/testing/shared-audits.js';
+
+const result = (n: number): RunResult => ({ durationMs: n, extra: undefined }) as unknown as RunResult;
 
 describe('plainDataKey', () => {
   it('is the same for the same data, whatever order its members were written in', () => {
@@ -54,8 +61,6 @@ describe('auditInFolder', () => {
   afterEach(async () => {
     await rm(dir, { recursive: true, force: true });
   });
-
-  const result = (n: number): RunResult => ({ durationMs: n, extra: undefined }) as unknown as RunResult;
 
   /** An audit that ends when `finish` is called, counting how often it was started. */
   function heldAudit() {
@@ -105,5 +110,22 @@ describe('auditInFolder', () => {
     const gone = spawnSync(process.execPath, ['-e', '0']).pid;
     await writeFile(join(dir, 'k.lock'), String(gone));
     expect(await auditInFolder(dir, 'k', async () => result(3))).toEqual({ durationMs: 3 });
+  });
+});
+
+describe('sharedAudit', () => {
+  it('audits a key once per process, and here when the run folder is gone (a run that ended)', async () => {
+    const saved = process.env[SHARED_AUDITS_ENV];
+    process.env[SHARED_AUDITS_ENV] = join(tmpdir(), `conformance-shared-gone-${process.pid}-${Date.now()}`);
+    try {
+      let n = 0;
+      const audit = async (): Promise<RunResult> => result(++n);
+      expect(await sharedAudit('gone', audit)).toEqual({ durationMs: 1 });
+      expect(await sharedAudit('gone', audit)).toEqual({ durationMs: 1 });
+      expect(n).toBe(1);
+    } finally {
+      if (saved === undefined) delete process.env[SHARED_AUDITS_ENV];
+      else process.env[SHARED_AUDITS_ENV] = saved;
+    }
   });
 });
