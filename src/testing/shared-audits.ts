@@ -10,7 +10,7 @@ import type { RunResult } from '../core/types.js';
  * The environment variable naming this run's folder of shared audits (set by `setUpSharedAudits`,
  * jest's globalSetup, and inherited by its workers). Unset: audits are shared within a test file.
  */
-export const SHARED_AUDITS_ENV = 'CONFORMANCE_SHARED_AUDITS';
+export const SHARED_AUDITS_ENV = 'CONFORMANCE_TEST_SHARED_AUDITS';
 
 /** How often a waiting worker looks again even when no file event came (and whether the auditor died). */
 const RECHECK_MS = 1000;
