@@ -60,6 +60,10 @@ export interface RecordedAudit {
   after: Record<string, unknown[]>;
 }
 
+/** The checks beside which an observer runs by default: every active check but the last, lone ones. */
+const DEFAULT_COMPANIONS = fullCatalogue.filter((c) => c.kind === 'active' && c.schedule !== 'alone-last');
+const OBSERVERS = fullCatalogue.filter((c) => c.kind === 'observer');
+
 /** Audits a fixture with the given checks and returns the whole run. */
 export async function auditFixture(
   checks: Check[],
@@ -95,17 +99,15 @@ export async function auditFixture(
  * the failures it states (their count and message ids), naming the rule with evidence; every
  * `skipped` case (nothing for the check to judge) is skipped with the reason, never passed.
  * Throws before defining any test when a case is malformed or duplicated (see `refuseBadCases`).
+ * An observer's cases on plain-data fixtures read one audit per fixture shared by the whole test
+ * run (see `auditOf`).
  */
 export class CheckTester {
   constructor(private readonly options: CheckTesterOptions = {}) {}
 
   run(check: Check, cases: { valid: FixtureCase[]; invalid: FixtureCase[]; skipped?: FixtureCase[] }): void {
     refuseBadCases(check, cases);
-    const companions =
-      this.options.with ??
-      (check.kind === 'observer'
-        ? fullCatalogue.filter((c) => c.kind === 'active' && c.schedule !== 'alone-last')
-        : []);
+    const companions = this.options.with ?? (check.kind === 'observer' ? DEFAULT_COMPANIONS : []);
     const checks = [check, ...companions.filter((c) => c.id !== check.id)];
     const audit = auditOf(check, checks);
     const declared = Object.keys(check.messages);
@@ -164,10 +166,6 @@ export class CheckTester {
     });
   }
 }
-
-/** The checks beside which an observer runs by default: every active check but the last, lone ones. */
-const DEFAULT_COMPANIONS = fullCatalogue.filter((c) => c.kind === 'active' && c.schedule !== 'alone-last');
-const OBSERVERS = fullCatalogue.filter((c) => c.kind === 'observer');
 
 /**
  * How the tester audits a case for `check` (run beside `checks`). An observer sends nothing and
