@@ -8,4 +8,6 @@ export default {
   testTimeout: 30000,
   // Several suites start servers; two workers match the CI machine's two cores.
   maxWorkers: 2,
+  // Without timings from an earlier run (a fresh clone, CI), the slow files start first.
+  testSequencer: new URL('./scripts/jest-sequencer.mjs', import.meta.url).pathname,
 };
