@@ -124,8 +124,16 @@ export async function auditWidgets(
   return { ...run, out, report: await readReport(out) };
 }
 
-/** `conformance run` of config/example.yaml (its tokens in the environment) against the server, into a fresh report directory; `args` adds options (e.g. `--only`). */
-export async function auditExample(server: FixtureServer, args: string[] = []): Promise<ReportedRun> {
+/**
+ * `conformance run` of config/example.yaml (its tokens in the environment) against the server, into
+ * a fresh report directory; `args` adds options (e.g. `--only`); `clock` is the audit's clock (a
+ * `FakeClock` shared with the API's `now`: its 429 waits and pacing then take no real time).
+ */
+export async function auditExample(
+  server: FixtureServer,
+  args: string[] = [],
+  clock?: Clock,
+): Promise<ReportedRun> {
   const out = `${await tempDir()}/reports`;
   const run = await cli(
     [
@@ -138,7 +146,7 @@ export async function auditExample(server: FixtureServer, args: string[] = []): 
       out,
       ...args,
     ],
-    { env: exampleEnv(server) },
+    { env: exampleEnv(server), ...(clock ? { clock } : {}) },
   );
   return { ...run, out, report: await readReport(out) };
 }
