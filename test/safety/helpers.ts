@@ -54,6 +54,20 @@ export async function writeConfig(dir: string, extra: Record<string, unknown> = 
   return file;
 }
 
+/**
+ * Writes config/example.yaml changed by `edit` (its text in, the new text out) to a fresh
+ * directory, its schema paths pointing at the package's; throws when `edit` changed nothing
+ * (config/example.yaml changed: the test must follow).
+ */
+export async function writeExampleConfig(edit: (text: string) => string): Promise<string> {
+  const example = await readFile(packagePath('config', 'example.yaml'), 'utf8');
+  const text = edit(example);
+  if (text === example) throw new Error('config/example.yaml changed: update the edit of this test');
+  const file = join(await tempDir(), 'conformance.yaml');
+  await writeFile(file, text.replaceAll('./schemas/', `${packagePath('config', 'schemas')}/`));
+  return file;
+}
+
 /** Every file under a directory with its bytes (reports, HAR...). */
 export async function readAll(dir: string): Promise<Map<string, Buffer>> {
   const files = new Map<string, Buffer>();

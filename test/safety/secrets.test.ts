@@ -1,12 +1,9 @@
 // Secrets: a service that echoes the credentials everywhere it can (headers, header names, cookies, bodies, in every
 // spelling, error pages, a cross-origin redirect) never gets one into any output byte of the audit.
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { packagePath } from '../../src/core/paths.js';
 import { startExampleFixture } from '../../src/testing/fixture-server.js';
 import { exampleEnv } from '../../src/testing/example-config.js';
-import { LIMITED_TOKEN, readReport, tempDir, TOKEN, WEBHOOK_SECRET } from './helpers.js';
+import { LIMITED_TOKEN, readReport, TOKEN, WEBHOOK_SECRET, writeExampleConfig } from './helpers.js';
 import { auditAllOutputs, echoingEverySpelling, noEchoes, startEchoingApi } from './echoing.js';
 import { echoSpellings, findLeaks } from './spellings.js';
 
@@ -19,14 +16,10 @@ afterEach(async () => {
 const API_KEY = 'EchoKey-5e2b7c91d4f0a3.Q_x~';
 
 /** config/example.yaml with the orders sample quoting ${ECHO_API_KEY} inside a longer string. */
-async function configWithApiKey(): Promise<string> {
-  const text = (await readFile(packagePath('config', 'example.yaml'), 'utf8'))
-    .replace("note: 'leave at the door'", "note: 'leave at the door, key ${ECHO_API_KEY} under the mat'")
-    .replaceAll('./schemas/', `${packagePath('config', 'schemas')}/`);
-  if (!text.includes('${ECHO_API_KEY}')) throw new Error('config/example.yaml changed: update this test');
-  const file = join(await tempDir(), 'conformance.yaml');
-  await writeFile(file, text);
-  return file;
+function configWithApiKey(): Promise<string> {
+  return writeExampleConfig((text) =>
+    text.replace("note: 'leave at the door'", "note: 'leave at the door, key ${ECHO_API_KEY} under the mat'"),
+  );
 }
 
 describe('secrets never reach an output', () => {
