@@ -1,6 +1,7 @@
 // Secrets: a service that echoes the credentials everywhere it can (headers, header names, cookies, bodies, in every
 // spelling, error pages, a cross-origin redirect) never gets one into any output byte of the audit.
 import { afterEach, describe, expect, it } from '@jest/globals';
+import { FakeClock } from '../../src/testing/fake-clock.js';
 import { startExampleFixture } from '../../src/testing/fixture-server.js';
 import { exampleEnv } from '../../src/testing/example-config.js';
 import { LIMITED_TOKEN, readReport, TOKEN, WEBHOOK_SECRET, writeExampleConfig } from './helpers.js';
@@ -24,9 +25,11 @@ function configWithApiKey(): Promise<string> {
 
 describe('secrets never reach an output', () => {
   it('token, limited token and webhook secret: not in console, reports, HAR, step summary or curl lines', async () => {
-    const { server, other, echoes, close } = await startEchoingApi(TOKEN);
+    // On a fake clock shared by the audit and the API: the rate limit's waits take no real time.
+    const clock = new FakeClock();
+    const { server, other, echoes, close } = await startEchoingApi(TOKEN, clock);
     closers.push(close);
-    const run = await auditAllOutputs(server, exampleEnv(server));
+    const run = await auditAllOutputs(server, exampleEnv(server), undefined, clock);
     expect(run.code).toBe(1);
 
     // The echoes happened, and the redirect to the other origin was not followed.
@@ -48,16 +51,19 @@ describe('secrets never reach an output', () => {
 
   it('every spelling (case, HTML references, base64, hex, user:secret, reversed, split, pieces, header names): in no output byte', async () => {
     const echoes = noEchoes();
+    const clock = new FakeClock();
     const server = await startExampleFixture({
       tokens: { full: TOKEN, limited: LIMITED_TOKEN },
       webhookSecret: WEBHOOK_SECRET,
       middleware: echoingEverySpelling(echoes, [WEBHOOK_SECRET, API_KEY], API_KEY),
+      now: clock.now,
     });
     closers.push(() => server.close());
     const run = await auditAllOutputs(
       server,
       { ...exampleEnv(server), ECHO_API_KEY: API_KEY },
       await configWithApiKey(),
+      clock,
     );
     expect(run.code).toBe(1);
     expect(echoes.headers).toBeGreaterThan(10);
