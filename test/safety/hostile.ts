@@ -62,7 +62,8 @@ export async function startHostile(kind: HostileKind, otherOrigin?: string): Pro
       case 'drip': {
         res.writeHead(200, JSON_HEADERS);
         res.write('[');
-        const timer = setInterval(() => res.write(' '), 500);
+        // A byte every 100 ms: an idle time-out longer than that would never fire.
+        const timer = setInterval(() => res.write(' '), 100);
         timers.add(timer);
         res.on('close', () => {
           clearInterval(timer);
