@@ -45,7 +45,7 @@ describe('answers about widgets 9 MB (under the 10 MB cap)', () => {
       if (answer.status >= 300 && kinds.has(kind)) return writeAnswer(res, answer);
       kinds.add(kind);
       padded++;
-      writeAnswer(res, answer, { body: Buffer.concat([answer.body, pad]) });
+      writeAnswer(res, answer, { append: pad });
     });
     closers.push(() => server.close());
     const before = JSON.stringify(server.upstream.snapshot!());
@@ -73,11 +73,12 @@ describe('answers about widgets 9 MB (under the 10 MB cap)', () => {
 describe('a state read cut short', () => {
   it('is "could not compare" (the check skipped with the reason), never an effect', async () => {
     // After the first write, every read answers a body over the cap: the state can no longer be read.
+    const pad = Buffer.alloc(11 * MB, 0x20);
     let written = false;
     const server = await startReshaping((answer, req, res) => {
       if (req.method !== 'GET') written = true;
       if (req.method !== 'GET' || !written || answer.body.length === 0) return writeAnswer(res, answer);
-      writeAnswer(res, answer, { body: Buffer.concat([answer.body, Buffer.alloc(11 * MB, 0x20)]) });
+      writeAnswer(res, answer, { append: pad });
     });
     closers.push(() => server.close());
     const out = join(await tempDir(), 'reports');
