@@ -33,12 +33,16 @@ export const HUGE_BODY_BYTES = 300 * 1024 * 1024;
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
-/** The deep bodies, made on first use: 8 MB of `[[[…]]]` (four million levels), or a million nested objects `{"a":{"a":…1…}}`. */
-const deep = { array: '', object: '' };
-function deepBody(kind: 'deep-array' | 'deep-object'): string {
+/**
+ * The deep bodies, made on first use (as bytes: encoding 8 MB of text per answer cost the test's
+ * own process half a second a run): 8 MB of `[[[…]]]` (four million levels), or a million nested
+ * objects `{"a":{"a":…1…}}`.
+ */
+const deep: { array?: Buffer; object?: Buffer } = {};
+function deepBody(kind: 'deep-array' | 'deep-object'): Buffer {
   if (kind === 'deep-array')
-    return (deep.array ||= '['.repeat(4 * 1024 * 1024) + ']'.repeat(4 * 1024 * 1024));
-  return (deep.object ||= '{"a":'.repeat(1_000_000) + '1' + '}'.repeat(1_000_000));
+    return (deep.array ??= Buffer.from('['.repeat(4 * 1024 * 1024) + ']'.repeat(4 * 1024 * 1024)));
+  return (deep.object ??= Buffer.from('{"a":'.repeat(1_000_000) + '1' + '}'.repeat(1_000_000)));
 }
 
 /**
