@@ -43,10 +43,18 @@ export interface BrokenCase {
    * Its scripts run the moment the audit's burst is over, while its 429 still holds on the
    * collection it hit: they must wait it out as a user's would (`send`, `send_primed`). The audit
    * leaves out LIM-RETRY, whose wait would lift the limit first. Other cases run the whole
-   * catalogue and their scripts a second later (on the server's clock, see JumpingClock).
+   * catalogue and their scripts LATER_MS later (on the server's clock, see JumpingClock).
    */
   rightAfter?: boolean;
 }
+
+/**
+ * How much later than the audit the scripts run, on the broken server's clock (no real wait):
+ * past the one-second windows the burst used, and past the ten seconds limit-never-lifts keeps
+ * refusing after the last excess, so its script's first GET is served and its own burst meets the
+ * limit that does not lift (right after the audit the first GET sat out five 429s, five seconds).
+ */
+const LATER_MS = 11_000;
 
 export const AUTH_AND_PROTOCOL: BrokenCase[] = [
   { break: 'unauthenticated-404', rules: ['AUTH-MISSING error'] },
@@ -155,8 +163,7 @@ export function testBrokenCases(title: string, cases: BrokenCase[]): void {
         const { result } = audit;
         const broken = audit.server!;
         const correct = await startAltApi(c.options ?? {});
-        // A second later on the broken server's clock: the windows the burst used are over.
-        if (!c.rightAfter) await audit.clock.sleep(1000);
+        if (!c.rightAfter) await audit.clock.sleep(LATER_MS);
         try {
           const failed = failedRules(result);
           const allowed = new Set([...c.rules, ...(c.also ?? [])]);
