@@ -11,16 +11,18 @@ import {
   breakFlagName,
 } from '../../src/example-api/index.js';
 import { runCli } from '../../src/testing/cli-runner.js';
+import { FakeClock } from '../../src/testing/fake-clock.js';
 
 const tempDir = () => mkdtemp(join(tmpdir(), 'conf-demo-'));
 
 type FullAudit = Promise<{ r: Awaited<ReturnType<typeof runCli>>; out: string }>;
 
 /**
- * Full audits of the demo that run at once. Each audit spends a good part of its time waiting
- * (LIM-RETRY waits out the 429, about 1.3 s; create-not-readable waits 5 s for each of two
- * webhook events that never come), so they run side by side; few enough that each one's burst
- * still outruns the example API's 150 requests per second on a loaded machine.
+ * Full audits of the demo that run at once. Each runs on a fake clock shared by the audit and the
+ * example API (`runCli`'s clock), so the rate-limit burst meets the API's limit however slowly it
+ * goes, and LIM-RETRY's wait takes no real time; create-not-readable still waits 5 s in real time
+ * for each of two webhook events that never come. Few enough at once that a loaded machine keeps
+ * up.
  */
 const SIDE_BY_SIDE = 3;
 
@@ -59,7 +61,9 @@ function fullAudit(name: string): FullAudit {
         const audit = inTurn(async () => {
           const out = await tempDir();
           const args = ['demo', '--break', each, '--out', out, '--no-color'];
-          const r = await runCli([...args, '--reporter', 'console,json,junit,html,markdown']);
+          const r = await runCli([...args, '--reporter', 'console,json,junit,html,markdown'], {
+            clock: new FakeClock(),
+          });
           return { r, out };
         });
         // A test not yet waiting for it still sees its failure when it does.
