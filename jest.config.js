@@ -8,6 +8,8 @@ export default {
   testTimeout: 30000,
   // Several suites start servers; two workers match the CI machine's two cores.
   maxWorkers: 2,
+  // Without timings from an earlier run (a fresh clone, CI), the slow files start first.
+  testSequencer: new URL('./scripts/jest-sequencer.mjs', import.meta.url).pathname,
   // A fresh folder per run where observer tests share one whole audit per fixture (src/testing/shared-audits.ts).
   globalSetup: '<rootDir>/src/testing/jest-global-setup.js',
   globalTeardown: '<rootDir>/src/testing/jest-global-teardown.js',

@@ -6,7 +6,8 @@ import base from './jest.config.js';
  * 10 s or more of a worker (jest's per-file times on 2 cores, busy) for what an edit loop should not
  * wait for: whole audits and CLI runs, real servers, the packed tarball, a browser, peak-memory
  * measurements, fuzzing. What stays is every unit test and the CheckTester cases of the active
- * checks. Add a file here when it grows slow; `npm test` (CI) runs them all.
+ * checks. Add a file here when it grows slow; `npm test` (CI) runs them all, and with no timings
+ * from an earlier run (a fresh clone) starts these first, in this order (scripts/jest-sequencer.mjs).
  */
 export const SLOW = [
   // Whole audits of the alternative API and of every break (20-45 s each).

@@ -119,7 +119,8 @@ export async function runDemo(
   rateLimit?: RateLimitOptions,
   serve?: { served: boolean },
 ): Promise<number> {
-  const api = createExampleApi({ breaks, rateLimit });
+  // The example API keeps the audit's time (a test's fake clock; else the real one).
+  const api = createExampleApi({ breaks, rateLimit, ...(io.clock ? { now: io.clock.now } : {}) });
   const { baseUrl } = await api.listen(0, '127.0.0.1');
   try {
     const config = await loadConfig({

@@ -51,5 +51,16 @@ export function invocationOf(command: 'run' | 'demo', argv: Parsed): Invocation 
     else if (typeof value === 'boolean') options.push(value ? `--${name}` : `--no-${name}`);
     else options.push(`--${name}`, String(value));
   }
-  return { command: ['conformance', command], options };
+  // The demo's API stops with the demo: its scripts' default BASE_URL answers only under --serve.
+  const gone = command === 'demo' && argv.serve !== true;
+  return {
+    command: ['conformance', command],
+    options,
+    ...(gone
+      ? {
+          baseUrlNote:
+            "the demo's API stops when the demo ends: run the demo again with --serve and use the scripts that run writes",
+        }
+      : {}),
+  };
 }

@@ -25,6 +25,11 @@ export interface MainOptions {
   catalogue?: Check[];
   /** Aborted on SIGINT/SIGTERM by bin/conformance. */
   signal?: AbortSignal;
+  /**
+   * Set by `demo --serve` once the audit is over and the example API is only being served, so
+   * bin/conformance does not announce a cleanup on Ctrl-C that has nothing left to do.
+   */
+  serving?: { served: boolean };
 }
 
 /** Exit code when the run was stopped by a signal (128 + SIGINT). */
@@ -117,7 +122,7 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
         const flags = { ...(await prepareAudit(argv, io, checks)), invocation: invocationOf('demo', argv) };
         const breaks = parseBreaks(argv.break);
         const rateLimit = parseRateLimit(argv['rate-limit'], argv['rate-limit-headers']);
-        const serve = argv.serve ? { served: false } : undefined;
+        const serve = argv.serve ? (options.serving ?? { served: false }) : undefined;
         code = await runDemo(checks, flags, io, options.signal, breaks, rateLimit, serve);
         if (options.signal?.aborted && !serve?.served) code = EXIT_INTERRUPTED;
       },

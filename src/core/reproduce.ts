@@ -72,6 +72,11 @@ export type BurstJudge = 'other-refusal' | 'no-429' | 'no-retry-header' | 'still
 export interface Invocation {
   command: string[];
   options: string[];
+  /**
+   * Said in each script beside `BASE_URL`'s default when the audited API does not outlive the
+   * audit (the demo's, without --serve): how to keep one answering for the script.
+   */
+  baseUrlNote?: string;
 }
 
 /** The invocation of an audit started by code rather than the CLI. */

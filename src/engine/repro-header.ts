@@ -6,13 +6,14 @@ import type { ReproFailure } from './reproduce.js';
 /**
  * The script's first lines: what it reproduces and how to run the check again, what it needs
  * (jq, node when `lines`, the rest of the script, use them; the secrets' variables they name), `BASE_URL`
- * (default `base`) and `ORIGIN` when used.
+ * (default `base`, with `baseNote` when that API may be gone) and `ORIGIN` when used.
  */
 export function scriptHeader(
   f: ReproFailure,
   base: string,
   all: readonly Secret[],
   lines: string[],
+  baseNote?: string,
 ): string[] {
   const where = f.resource !== undefined ? ` on ${f.resource}` : '';
   const text = lines.join('\n');
@@ -27,7 +28,7 @@ export function scriptHeader(
     `# Reproduces ${f.checkId} [${f.rules.join(', ')}]${where}:`,
     ...firstLine(f.message).map((l) => `#   ${l}`),
     `# Needs: ${needs}${envVars.length > 0 ? `; ${envVars.length > 1 ? 'the variables' : 'the variable'} ${envVars.join(', ')} set as for the audit` : ''}.`,
-    '# BASE_URL: the API to try it on (default: the audited one).',
+    `# BASE_URL: the API to try it on (default: the audited one${baseNote ? `; ${baseNote}` : ''}).`,
     '# Prints "reproduced: ..." and exits 1, or "not reproduced: ..." and exits 0 (2: could not run).',
     '# It deletes what it creates, even when a step fails.',
     `# Run the check again alone: ${f.rerun}`,

@@ -133,11 +133,13 @@ export class Plan {
       else body.push(...verdictLines(check, steps).map((l) => l.split(SENT_WORD).join(sentWord)));
     } else body.push(...verdictLines(this.check, steps));
     const pageLines = [...(this.paging ? pagesFunctions() : []), ...(this.priming ? primedFunction() : [])];
-    const header = scriptHeader(this.failure, this.base, this.deps.config.secrets, [
-      ...pageLines,
-      ...body,
-      ...this.deleteFunctions(),
-    ]);
+    const header = scriptHeader(
+      this.failure,
+      this.base,
+      this.deps.config.secrets,
+      [...pageLines, ...body, ...this.deleteFunctions()],
+      this.deps.invocation?.baseUrlNote,
+    );
     return [...header, ...prologue(), ...pageLines, ...this.deleteFunctions(), ...body, ''].join('\n');
   }
 

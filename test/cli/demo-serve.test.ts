@@ -1,7 +1,7 @@
 // `conformance demo --serve`: the broken example API keeps answering after the audit, so its failures' scripts reproduce as pasted.
 import { describe, expect, it } from '@jest/globals';
 import { execFile, spawn } from 'node:child_process';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -26,6 +26,8 @@ describe('demo --serve', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
     // The line that says the API is still up, read as it comes (no sleep: the child's own output).
     await new Promise<void>((resolve, reject) => {
@@ -38,6 +40,10 @@ describe('demo --serve', () => {
     });
     expect(stdout).toContain(`the scripts in ${join(out, 'repro')}`);
     const script = join(out, 'repro', 'delete-removes--widgets.sh');
+    // Served: the script's default BASE_URL still answers, so its header sends nobody to --serve.
+    expect(await readFile(script, 'utf8')).toContain(
+      '# BASE_URL: the API to try it on (default: the audited one).\n',
+    );
     const outcome = await run('bash', [script], {
       env: { PATH: process.env.PATH, HOME: tmpdir(), CONFORMANCE_TOKEN: 'demo-full-token' },
     }).then(
@@ -48,5 +54,7 @@ describe('demo --serve', () => {
     child.kill('SIGINT');
     expect(await exited).toBe(1);
     expect(stdout).toContain('Stopped serving the example API');
+    // The audit was over: Ctrl-C announces no cleanup or partial reports.
+    expect(stderr).not.toContain('cleaning up');
   }, 60_000);
 });

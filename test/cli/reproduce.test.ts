@@ -51,6 +51,10 @@ describe('--reporter repro', () => {
       const file = join(out, 'repro', `delete-removes--${f.resource}.sh`);
       expect(await readFile(file, 'utf8')).toBe(f.reproduce);
       expect((await stat(file)).mode & 0o111).toBe(0o111);
+      // Its default BASE_URL is the demo's API, gone once the demo ended: the header says what to do.
+      expect(f.reproduce).toContain(
+        "# BASE_URL: the API to try it on (default: the audited one; the demo's API stops when the demo ends: run the demo again with --serve and use the scripts that run writes).\n",
+      );
       // The demo's own command, with its break: pasted, it runs just that check on that resource.
       expect(f.rerun).toBe(
         `conformance demo --break delete-noop --only delete-removes --resource ${f.resource} --reporter console`,

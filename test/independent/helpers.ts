@@ -1,6 +1,7 @@
 // Shared by the alternative-API tests: one full audit, and what its results come down to.
 import { expect } from '@jest/globals';
 import { isDeepStrictEqual } from 'node:util';
+import type { Clock } from '../../src/core/context.js';
 import type { AuditConfig, RunResult } from '../../src/core/types.js';
 import type { RunOptions } from '../../src/engine/run.js';
 import { auditFixture, type RecordedAudit } from '../../src/testing/check-tester.js';
@@ -8,17 +9,46 @@ import type { FixtureServer } from '../../src/testing/fixture-server.js';
 import { altFixture, type AltApiOptions } from '../../src/testing/alt-api/index.js';
 import { catalogue } from '../../suites/index.js';
 
+/**
+ * Real time that jumps over every wait: a sleep ends at once and the clock moves on by what it
+ * asked for (two sleeps at once for 250 and 500 ms end at +250 and +500, as on FakeClock). Shared
+ * by the audit and the server, a wait for the rate limit to lift lifts it at once, and a wait that
+ * is too short still meets the 429; between waits it runs as the wall clock does, so scripts run
+ * in real time after the audit see the server's windows move as usual.
+ */
+export class JumpingClock implements Clock {
+  private ahead = 0;
+  /** Every wait asked for, in ms. */
+  readonly sleeps: number[] = [];
+
+  now = (): number => Date.now() + this.ahead;
+
+  sleep = async (ms: number, signal?: AbortSignal): Promise<void> => {
+    if (signal?.aborted) throw signal.reason;
+    this.sleeps.push(ms);
+    const end = this.now() + ms;
+    await Promise.resolve();
+    this.ahead = Math.max(this.ahead, end - Date.now());
+  };
+}
+
 export interface AltAudit extends RecordedAudit {
   /** With `keep`: the audited server, still running (the caller closes it). */
   server?: FixtureServer;
+  /** The clock the audit and the server shared. */
+  clock: JumpingClock;
 }
 
-/** Audits the alternative API with these switches, its hand-written config and the whole catalogue. */
+/**
+ * Audits the alternative API with these switches, its hand-written config and the whole catalogue,
+ * the server and the audit on one JumpingClock: waits for its rate limit take no real time.
+ */
 export async function auditAlt(
   options: AltApiOptions,
   more: { config?: (config: AuditConfig) => AuditConfig; run?: Partial<RunOptions>; keep?: boolean } = {},
 ): Promise<AltAudit> {
-  const fixture = altFixture(options, more.config);
+  const clock = new JumpingClock();
+  const fixture = altFixture({ ...options, now: clock.now }, more.config);
   let kept: FixtureServer | undefined;
   const server = more.keep
     ? async (): Promise<FixtureServer> => {
@@ -26,8 +56,13 @@ export async function auditAlt(
         return { ...kept, close: async () => undefined };
       }
     : fixture.server;
-  const { result, before, after } = await auditFixture(catalogue, { ...fixture, server, run: more.run });
-  return { result, before: before ?? {}, after: after ?? {}, ...(kept ? { server: kept } : {}) };
+  const { result, before, after } = await auditFixture(catalogue, {
+    ...fixture,
+    server,
+    run: more.run,
+    clock,
+  });
+  return { result, before: before ?? {}, after: after ?? {}, clock, ...(kept ? { server: kept } : {}) };
 }
 
 /** `RULE severity` for every rule a failed result names, sorted, without repeats. */

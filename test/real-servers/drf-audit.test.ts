@@ -1,6 +1,7 @@
 // The full audit of Django REST framework 3.14 (trailing slashes, Authorization: Token from a login, nested orders).
+import { afterAll } from '@jest/globals';
 import { packagePath } from '../../src/core/paths.js';
-import { seedDrf, startDrf, type DrfMode } from './harness/drf.js';
+import { seedDrf, startDrf, type DrfMode, type DrfSeed } from './harness/drf.js';
 import { configPath } from './harness/service.js';
 import { describeServiceAudit } from './describe-service-audit.js';
 
@@ -39,18 +40,21 @@ const APIKEY_ONLY = [
   'AUTH-INVALID orders error',
 ];
 
+let seeding: Promise<DrfSeed> | undefined;
+/** One migrated and seeded database for both audits (each server runs on a copy of it): made once. */
+const seed = (): Promise<DrfSeed> => (seeding ??= seedDrf());
+afterAll(async () => {
+  await (await seeding?.catch(() => undefined))?.stop();
+}, 60_000);
+
 function drfAudit(mode: DrfMode, title: string, config: string, deviations: string[]): void {
   describeServiceAudit({
     name: 'drf',
     title,
     config,
     start: async () => {
-      const seed = await seedDrf();
-      const service = await startDrf(seed, mode).catch(async (error: unknown) => {
-        await seed.stop();
-        throw error;
-      });
-      return { service, stops: [() => service.stop(), () => seed.stop()] };
+      const service = await startDrf(await seed(), mode);
+      return { service, stops: [() => service.stop()] };
     },
     // LIM-*: the throttle (100/s per user) makes a burst's outcome depend on timing; HOOK-*: no webhooks.
     skip: ['LIM-*', 'HOOK-*'],

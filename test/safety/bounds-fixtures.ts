@@ -145,15 +145,21 @@ export async function startReshaping(
   };
 }
 
-/** Writes an answer as it came, with `extra` headers and the body replaced when `body` is given. */
+/**
+ * Writes an answer as it came, with `extra` headers, the body replaced when `body` is given, and
+ * `append` sent after it (megabytes of padding written as they are, not copied into a new body).
+ */
 export function writeAnswer(
   res: import('node:http').ServerResponse,
   answer: Answer,
-  changes: { headers?: Record<string, string>; body?: Buffer } = {},
+  changes: { headers?: Record<string, string>; body?: Buffer; append?: Buffer } = {},
 ): void {
   const body = changes.body ?? answer.body;
   const headers = { ...answer.headers, ...changes.headers };
-  if (changes.body !== undefined) headers['content-length'] = String(body.length);
+  if (changes.body !== undefined || changes.append !== undefined)
+    headers['content-length'] = String(body.length + (changes.append?.length ?? 0));
   res.writeHead(answer.status, headers);
-  res.end(body);
+  if (changes.append === undefined) return void res.end(body);
+  res.write(body);
+  res.end(changes.append);
 }

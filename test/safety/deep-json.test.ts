@@ -1,6 +1,7 @@
 // Deeply nested JSON and endless one-byte bodies: the audit ends in bounded time and memory, with a verdict and no stack trace.
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { join } from 'node:path';
+import { FakeClock } from '../../src/testing/fake-clock.js';
 import { startReshaping, writeAnswer } from './bounds-fixtures.js';
 import { auditExample, ENV, readAll, readReport, STACK_LINE, tempDir, writeConfig } from './helpers.js';
 import { startHostile, type HostileKind } from './hostile.js';
@@ -65,13 +66,18 @@ describe('JSON nested deeper than the audit parses', () => {
   it('the correct variant: answers nested 500 levels deep (under the limit) pass untouched', async () => {
     // Each object answer gains a member nested 500 levels deep; everything else is the example API.
     const nested = '{"n":'.repeat(499) + '1' + '}'.repeat(499);
-    const server = await startReshaping((answer, _req, res) => {
-      const text = answer.body.toString('utf8');
-      if (!text.startsWith('{')) return writeAnswer(res, answer);
-      writeAnswer(res, answer, { body: Buffer.from(`{"deep":${nested},${text.slice(1)}`) });
-    });
+    // On a fake clock shared with the API (see the byte-per-chunk variant): no wait takes real time.
+    const clock = new FakeClock();
+    const server = await startReshaping(
+      (answer, _req, res) => {
+        const text = answer.body.toString('utf8');
+        if (!text.startsWith('{')) return writeAnswer(res, answer);
+        writeAnswer(res, answer, { body: Buffer.from(`{"deep":${nested},${text.slice(1)}`) });
+      },
+      { now: clock.now },
+    );
     closers.push(() => server.close());
-    const run = await auditExample(server);
+    const run = await auditExample(server, [], clock);
     expect(run.report.results.filter((r) => r.status === 'failed' || r.status === 'errored')).toEqual([]);
     expect(run.code).toBe(0);
   });
@@ -79,15 +85,17 @@ describe('JSON nested deeper than the audit parses', () => {
 
 describe('a body sent one byte at a time', () => {
   it('endless: the deadline covers the whole body; ERR-SERVER fails, memory stays bounded', async () => {
+    // Four requests meet the deadline one after another (three in a row, then the breaker's probe):
+    // 500 ms each of eight one-byte chunks a turn is more chunks than 1.5 s each of one a turn was.
     const server = await hostile('drip-bytes');
-    const run = await measuredAudit(server.baseUrl, ['--timeout', '1500']);
+    const run = await measuredAudit(server.baseUrl, ['--timeout', '500']);
     expect(run.code).toBe(1);
     expect(run.stdout + run.stderr).not.toMatch(STACK_LINE);
     const errServer = run.report.results.filter(
       (r) => r.rules.includes('ERR-SERVER') && r.status === 'failed',
     );
     expect(errServer.flatMap((r) => r.evidence.map((e) => e.error))).toContain(
-      'no complete response within 1500 ms',
+      'no complete response within 500 ms',
     );
     expect(run.report.results.some((r) => /the service stopped answering/.test(r.message ?? ''))).toBe(true);
     expect(run.peakMb).toBeLessThan(PEAK_MB);
@@ -95,6 +103,9 @@ describe('a body sent one byte at a time', () => {
   }, 120_000);
 
   it('the correct variant: every answer sent one byte per chunk, but complete, passes untouched', async () => {
+    // The audit and the API share a fake clock (see compressed.test.ts): the rate-limit burst meets
+    // the limit however slowly byte-per-chunk answers let it go, and no wait takes real time.
+    const clock = new FakeClock();
     const server = await startReshaping(
       (answer, _req, res) => {
         const headers = { ...answer.headers };
@@ -103,13 +114,11 @@ describe('a body sent one byte at a time', () => {
         // Each write is a chunk of its own (chunked encoding): the client sees one byte per chunk.
         for (let at = 0; at < answer.body.length; at++) res.write(answer.body.subarray(at, at + 1));
         res.end();
-        // A limit of 20 a second: byte-per-chunk answers slow the rate-limit burst to well under the
-        // default 150 a second on a loaded machine, where it would meet no 429 and fail LIM-429.
       },
-      { rateLimit: { limit: 20, windowMs: 1000, scope: 'endpoint' } },
+      { rateLimit: { limit: 20, windowMs: 1000, scope: 'endpoint' }, now: clock.now },
     );
     closers.push(() => server.close());
-    const run = await auditExample(server);
+    const run = await auditExample(server, [], clock);
     expect(run.report.results.filter((r) => r.status === 'failed' || r.status === 'errored')).toEqual([]);
     expect(run.code).toBe(0);
     expect(run.report.summary.answered).toBeGreaterThan(0);

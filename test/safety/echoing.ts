@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { packagePath } from '../../src/core/paths.js';
+import type { Clock } from '../../src/http/client.js';
 import { startExampleFixture, type FixtureServer } from '../../src/testing/fixture-server.js';
 import { cli, LIMITED_TOKEN, readAll, tempDir, WEBHOOK_SECRET } from './helpers.js';
 import { startCounter } from './hostile.js';
@@ -137,14 +138,18 @@ export interface EchoingApi {
   close(): Promise<void>;
 }
 
-/** Starts the example API with `full` as its token (the safety limited token and webhook secret) behind `echoing`. */
-export async function startEchoingApi(full: string): Promise<EchoingApi> {
+/**
+ * Starts the example API with `full` as its token (the safety limited token and webhook secret)
+ * behind `echoing`; `clock` is the API's (see `auditAllOutputs`).
+ */
+export async function startEchoingApi(full: string, clock?: Clock): Promise<EchoingApi> {
   const other = await startCounter();
   const echoes = noEchoes();
   const server = await startExampleFixture({
     tokens: { full, limited: LIMITED_TOKEN },
     webhookSecret: WEBHOOK_SECRET,
     middleware: echoing(echoes, other.origin),
+    ...(clock ? { now: clock.now } : {}),
   }).catch(async (error: unknown) => {
     await other.close();
     throw error;
@@ -171,12 +176,14 @@ export interface AuditOutputs {
 
 /**
  * Runs `conformance run` against the server with every reporter, --verbose, and a step summary,
- * and collects every byte it wrote.
+ * and collects every byte it wrote. `clock`, when given, is the audit's clock: a `FakeClock` the
+ * API reads too (its `now`), so that the rate limit's waits (LIM-RETRY's, pacing) take no real time.
  */
 export async function auditAllOutputs(
   server: FixtureServer,
   env: NodeJS.ProcessEnv,
   config = packagePath('config', 'example.yaml'),
+  clock?: Clock,
 ): Promise<AuditOutputs> {
   const dir = await tempDir();
   const out = join(dir, 'reports');
@@ -195,7 +202,7 @@ export async function auditAllOutputs(
       '--verbose',
       '--no-color',
     ],
-    { env: { ...env, GITHUB_STEP_SUMMARY: stepSummary } },
+    { env: { ...env, GITHUB_STEP_SUMMARY: stepSummary }, ...(clock ? { clock } : {}) },
   );
   const files = await readAll(out);
   files.set(stepSummary, await readFile(stepSummary));

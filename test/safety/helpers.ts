@@ -54,6 +54,20 @@ export async function writeConfig(dir: string, extra: Record<string, unknown> = 
   return file;
 }
 
+/**
+ * Writes config/example.yaml changed by `edit` (its text in, the new text out) to a fresh
+ * directory, its schema paths pointing at the package's; throws when `edit` changed nothing
+ * (config/example.yaml changed: the test must follow).
+ */
+export async function writeExampleConfig(edit: (text: string) => string): Promise<string> {
+  const example = await readFile(packagePath('config', 'example.yaml'), 'utf8');
+  const text = edit(example);
+  if (text === example) throw new Error('config/example.yaml changed: update the edit of this test');
+  const file = join(await tempDir(), 'conformance.yaml');
+  await writeFile(file, text.replaceAll('./schemas/', `${packagePath('config', 'schemas')}/`));
+  return file;
+}
+
 /** Every file under a directory with its bytes (reports, HAR...). */
 export async function readAll(dir: string): Promise<Map<string, Buffer>> {
   const files = new Map<string, Buffer>();
@@ -124,8 +138,16 @@ export async function auditWidgets(
   return { ...run, out, report: await readReport(out) };
 }
 
-/** `conformance run` of config/example.yaml (its tokens in the environment) against the server, into a fresh report directory; `args` adds options (e.g. `--only`). */
-export async function auditExample(server: FixtureServer, args: string[] = []): Promise<ReportedRun> {
+/**
+ * `conformance run` of config/example.yaml (its tokens in the environment) against the server, into
+ * a fresh report directory; `args` adds options (e.g. `--only`); `clock` is the audit's clock (a
+ * `FakeClock` shared with the API's `now`: its 429 waits and pacing then take no real time).
+ */
+export async function auditExample(
+  server: FixtureServer,
+  args: string[] = [],
+  clock?: Clock,
+): Promise<ReportedRun> {
   const out = `${await tempDir()}/reports`;
   const run = await cli(
     [
@@ -138,7 +160,7 @@ export async function auditExample(server: FixtureServer, args: string[] = []): 
       out,
       ...args,
     ],
-    { env: exampleEnv(server) },
+    { env: exampleEnv(server), ...(clock ? { clock } : {}) },
   );
   return { ...run, out, report: await readReport(out) };
 }

@@ -1,6 +1,7 @@
 // Hostile services: each misbehaves one way; the audit finishes within its time-outs, exits 1 with a
 // failed result and evidence, prints no stack trace, and keeps to its caps.
 import { afterEach, describe, expect, it } from '@jest/globals';
+import { FakeClock } from '../../src/testing/fake-clock.js';
 import { startExampleFixture } from '../../src/testing/fixture-server.js';
 import {
   auditExample,
@@ -20,6 +21,12 @@ import {
 
 /** Short per-request deadline: long enough for loopback, short enough to keep the suite quick. */
 const TIMEOUT_MS = 400;
+
+/**
+ * The deadline where no answer ever completes (each request waits it out, four one after another
+ * before the breaker stops the audit): any deadline proves the same there, so a shorter one.
+ */
+const STALL_TIMEOUT_MS = 200;
 
 /** The client's default body cap (src/http/client.ts). */
 const BODY_CAP = 10 * 1024 * 1024;
@@ -65,9 +72,9 @@ async function hostile(kind: HostileKind, other?: string): Promise<HostileServer
 
 describe('a service that stops answering', () => {
   const stalls: Array<[HostileKind, RegExp]> = [
-    ['silent', /no complete response within 400 ms/],
-    ['stall-after-headers', /no complete response within 400 ms/],
-    ['drip', /no complete response within 400 ms/],
+    ['silent', /no complete response within 200 ms/],
+    ['stall-after-headers', /no complete response within 200 ms/],
+    ['drip', /no complete response within 200 ms/],
     ['reset', /connection reset/],
     ['short-body', /closed before|other side closed|Content-Length/],
   ];
@@ -75,7 +82,7 @@ describe('a service that stops answering', () => {
     '%s: ERR-SERVER fails with evidence; the rest is skipped as "stopped answering"',
     async (kind, error) => {
       const server = await hostile(kind);
-      const run = await audit(server);
+      const run = await audit(server, STALL_TIMEOUT_MS);
       const results = expectCleanFailure(run, 'ERR-SERVER');
       const errors = results.flatMap((r) => r.evidence.map((e) => e.error ?? ''));
       expect(errors.some((e) => error.test(e))).toBe(true);
@@ -88,11 +95,12 @@ describe('a service that stops answering', () => {
     },
   );
 
-  it('drip: a byte every half second never extends the deadline', async () => {
+  it('drip: a byte every 100 ms never extends the deadline', async () => {
     const server = await hostile('drip');
-    const run = await audit(server, 1200);
+    // Four bytes fall within each 400 ms deadline: a time-out that each byte restarted would never fire.
+    const run = await audit(server);
     const results = expectCleanFailure(run, 'ERR-SERVER');
-    expect(results[0].evidence[0].error).toMatch(/no complete response within 1200 ms/);
+    expect(results[0].evidence[0].error).toMatch(/no complete response within 400 ms/);
   });
 });
 
@@ -175,7 +183,9 @@ describe('redirects', () => {
 describe('a service that drops only some requests', () => {
   it('resets malformed writes: ERR-SERVER fails, yet the breaker does not stop the audit', async () => {
     let dropped = 0;
+    const clock = new FakeClock();
     const server = await startExampleFixture({
+      now: clock.now,
       middleware: (req, _res, body) => {
         if (!['POST', 'PUT', 'PATCH'].includes(req.method ?? '')) return false;
         try {
@@ -190,7 +200,8 @@ describe('a service that drops only some requests', () => {
       },
     });
     closers.push(() => server.close());
-    const { report, ...run } = await auditExample(server);
+    // On a fake clock shared with the API: the rate limit's waits (LIM-RETRY's) take no real time.
+    const { report, ...run } = await auditExample(server, [], clock);
     expect(dropped).toBeGreaterThan(3);
     expect(run.code).toBe(1);
     expect(failed(report, 'ERR-SERVER').length).toBeGreaterThan(0);

@@ -33,12 +33,16 @@ export const HUGE_BODY_BYTES = 300 * 1024 * 1024;
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
-/** The deep bodies, made on first use: 8 MB of `[[[…]]]` (four million levels), or a million nested objects `{"a":{"a":…1…}}`. */
-const deep = { array: '', object: '' };
-function deepBody(kind: 'deep-array' | 'deep-object'): string {
+/**
+ * The deep bodies, made on first use (as bytes: encoding 8 MB of text per answer cost the test's
+ * own process half a second a run): 8 MB of `[[[…]]]` (four million levels), or a million nested
+ * objects `{"a":{"a":…1…}}`.
+ */
+const deep: { array?: Buffer; object?: Buffer } = {};
+function deepBody(kind: 'deep-array' | 'deep-object'): Buffer {
   if (kind === 'deep-array')
-    return (deep.array ||= '['.repeat(4 * 1024 * 1024) + ']'.repeat(4 * 1024 * 1024));
-  return (deep.object ||= '{"a":'.repeat(1_000_000) + '1' + '}'.repeat(1_000_000));
+    return (deep.array ??= Buffer.from('['.repeat(4 * 1024 * 1024) + ']'.repeat(4 * 1024 * 1024)));
+  return (deep.object ??= Buffer.from('{"a":'.repeat(1_000_000) + '1' + '}'.repeat(1_000_000)));
 }
 
 /**
@@ -62,7 +66,8 @@ export async function startHostile(kind: HostileKind, otherOrigin?: string): Pro
       case 'drip': {
         res.writeHead(200, JSON_HEADERS);
         res.write('[');
-        const timer = setInterval(() => res.write(' '), 500);
+        // A byte every 100 ms: an idle time-out longer than that would never fire.
+        const timer = setInterval(() => res.write(' '), 100);
         timers.add(timer);
         res.on('close', () => {
           clearInterval(timer);
@@ -109,13 +114,14 @@ export async function startHostile(kind: HostileKind, otherOrigin?: string): Pro
         res.end(deepBody(kind));
         return;
       case 'drip-bytes': {
-        // Endless one-byte chunks, as fast as the event loop turns: the body never ends.
+        // Endless one-byte chunks, eight per turn of the event loop: the body never ends. (Eight a
+        // turn send more chunks in 500 ms than one a turn did in 1.5 s: about a million.)
         res.writeHead(200, JSON_HEADERS);
         let closed = false;
         res.on('close', () => (closed = true));
         const tick = (): void => {
           if (closed) return;
-          res.write('[');
+          for (let i = 0; i < 8; i++) res.write('[');
           setImmediate(tick);
         };
         tick();

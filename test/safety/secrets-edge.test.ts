@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { packagePath } from '../../src/core/paths.js';
+import { FakeClock } from '../../src/testing/fake-clock.js';
 import { startExampleFixture } from '../../src/testing/fixture-server.js';
 import { exampleEnv } from '../../src/testing/example-config.js';
 import { cli, LIMITED_TOKEN, readReport, tempDir, WEBHOOK_SECRET } from './helpers.js';
@@ -21,9 +22,11 @@ afterEach(async () => {
 describe('a token shorter than 8 characters', () => {
   it('is redacted exactly in every output, and the run warns once, on stderr and in every report', async () => {
     const SHORT = 'Q~Z';
-    const { server, echoes, close } = await startEchoingApi(SHORT);
+    // On a fake clock shared by the audit and the API: the rate limit's waits take no real time.
+    const clock = new FakeClock();
+    const { server, echoes, close } = await startEchoingApi(SHORT, clock);
     closers.push(close);
-    const run = await auditAllOutputs(server, exampleEnv(server));
+    const run = await auditAllOutputs(server, exampleEnv(server), undefined, clock);
     expect(run.code).toBe(1);
     expect(echoes.headers).toBeGreaterThan(10);
     expect(echoes.textBodies).toBeGreaterThan(0);
@@ -51,20 +54,26 @@ describe('a token full of shell metacharacters', () => {
   it('yields curl lines that run in bash as shown: the token is sent byte for byte and nothing else runs', async () => {
     const other = await startCounter();
     closers.push(() => other.close());
-    const fromCurl: string[] = [];
+    /** Each request a curl line sent: the line it came from (a header the run below adds) and its Authorization. */
+    const fromCurl: Array<{ line: string; authorization: string }> = [];
     const echo = echoing(noEchoes(), other.origin);
+    const clock = new FakeClock();
     const server = await startExampleFixture({
       tokens: { full: HOSTILE_TOKEN, limited: LIMITED_TOKEN },
       webhookSecret: WEBHOOK_SECRET,
       middleware: (req, res) => {
         if (String(req.headers['user-agent']).startsWith('curl/'))
-          fromCurl.push(req.headers.authorization ?? '');
+          fromCurl.push({
+            line: String(req.headers['x-curl-line']),
+            authorization: req.headers.authorization ?? '',
+          });
         return echo(req, res);
       },
+      now: clock.now,
     });
     closers.push(() => server.close());
     const env = exampleEnv(server);
-    const run = await auditAllOutputs(server, env);
+    const run = await auditAllOutputs(server, env, undefined, clock);
     expect(run.code).toBe(1);
     expect(findLeaks(run.outputs, [HOSTILE_TOKEN, LIMITED_TOKEN, WEBHOOK_SECRET])).toEqual([]);
 
@@ -80,22 +89,29 @@ describe('a token full of shell metacharacters', () => {
         `Basic ${Buffer.from(`${HOSTILE_TOKEN}:`).toString('base64')}`,
       ],
     ];
+    // One bash runs every line as shown, one after another (a process per line cost seconds); each
+    // line gains a header naming it, so its requests are told apart from the others'.
+    const script = curls
+      .map((curl, i) => `${curl} --max-time 10 --silent --output /dev/null --header 'x-curl-line: ${i}'`)
+      .join('\n');
+    const scriptFile = join(await tempDir(), 'curls.sh');
+    await writeFile(scriptFile, `${script}\n`);
     const cwd = await mkdtemp(join(tmpdir(), 'conf-curl-'));
+    await promisify(execFile)('bash', [scriptFile], { cwd, env: { PATH: process.env.PATH, ...env } });
     const checked = new Set<string>();
-    for (const curl of curls) {
-      const before = fromCurl.length;
-      await promisify(execFile)('bash', ['-c', `${curl} --max-time 10 --silent --output /dev/null`], {
-        cwd,
-        env: { PATH: process.env.PATH, ...env },
-      });
-      expect(fromCurl.length).toBe(before + 1);
-      for (const [written, sent] of expected) {
+    for (const [i, curl] of curls.entries()) {
+      // Each line sent exactly one request: no line broke another's quoting or ran twice.
+      const sent = fromCurl.filter((r) => r.line === String(i));
+      expect({ curl, requests: sent.length }).toEqual({ curl, requests: 1 });
+      for (const [written, authorization] of expected) {
         if (!curl.includes(written)) continue;
-        expect(fromCurl[before]).toBe(sent);
+        expect({ curl, authorization: sent[0].authorization }).toEqual({ curl, authorization });
         checked.add(written);
       }
     }
-    // Each way of naming the token was run, and nothing but curl ran (no file appeared).
+    // Every request came from a line, each way of naming the token was run, and nothing but curl
+    // ran (no file appeared).
+    expect(fromCurl.length).toBe(curls.length);
     expect([...checked].sort()).toEqual(expected.map(([written]) => written).sort());
     expect(await readdir(cwd)).toEqual([]);
   });

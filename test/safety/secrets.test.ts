@@ -1,12 +1,10 @@
 // Secrets: a service that echoes the credentials everywhere it can (headers, header names, cookies, bodies, in every
 // spelling, error pages, a cross-origin redirect) never gets one into any output byte of the audit.
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { packagePath } from '../../src/core/paths.js';
+import { FakeClock } from '../../src/testing/fake-clock.js';
 import { startExampleFixture } from '../../src/testing/fixture-server.js';
 import { exampleEnv } from '../../src/testing/example-config.js';
-import { LIMITED_TOKEN, readReport, tempDir, TOKEN, WEBHOOK_SECRET } from './helpers.js';
+import { LIMITED_TOKEN, readReport, TOKEN, WEBHOOK_SECRET, writeExampleConfig } from './helpers.js';
 import { auditAllOutputs, echoingEverySpelling, noEchoes, startEchoingApi } from './echoing.js';
 import { echoSpellings, findLeaks } from './spellings.js';
 
@@ -19,21 +17,19 @@ afterEach(async () => {
 const API_KEY = 'EchoKey-5e2b7c91d4f0a3.Q_x~';
 
 /** config/example.yaml with the orders sample quoting ${ECHO_API_KEY} inside a longer string. */
-async function configWithApiKey(): Promise<string> {
-  const text = (await readFile(packagePath('config', 'example.yaml'), 'utf8'))
-    .replace("note: 'leave at the door'", "note: 'leave at the door, key ${ECHO_API_KEY} under the mat'")
-    .replaceAll('./schemas/', `${packagePath('config', 'schemas')}/`);
-  if (!text.includes('${ECHO_API_KEY}')) throw new Error('config/example.yaml changed: update this test');
-  const file = join(await tempDir(), 'conformance.yaml');
-  await writeFile(file, text);
-  return file;
+function configWithApiKey(): Promise<string> {
+  return writeExampleConfig((text) =>
+    text.replace("note: 'leave at the door'", "note: 'leave at the door, key ${ECHO_API_KEY} under the mat'"),
+  );
 }
 
 describe('secrets never reach an output', () => {
   it('token, limited token and webhook secret: not in console, reports, HAR, step summary or curl lines', async () => {
-    const { server, other, echoes, close } = await startEchoingApi(TOKEN);
+    // On a fake clock shared by the audit and the API: the rate limit's waits take no real time.
+    const clock = new FakeClock();
+    const { server, other, echoes, close } = await startEchoingApi(TOKEN, clock);
     closers.push(close);
-    const run = await auditAllOutputs(server, exampleEnv(server));
+    const run = await auditAllOutputs(server, exampleEnv(server), undefined, clock);
     expect(run.code).toBe(1);
 
     // The echoes happened, and the redirect to the other origin was not followed.
@@ -55,16 +51,19 @@ describe('secrets never reach an output', () => {
 
   it('every spelling (case, HTML references, base64, hex, user:secret, reversed, split, pieces, header names): in no output byte', async () => {
     const echoes = noEchoes();
+    const clock = new FakeClock();
     const server = await startExampleFixture({
       tokens: { full: TOKEN, limited: LIMITED_TOKEN },
       webhookSecret: WEBHOOK_SECRET,
       middleware: echoingEverySpelling(echoes, [WEBHOOK_SECRET, API_KEY], API_KEY),
+      now: clock.now,
     });
     closers.push(() => server.close());
     const run = await auditAllOutputs(
       server,
       { ...exampleEnv(server), ECHO_API_KEY: API_KEY },
       await configWithApiKey(),
+      clock,
     );
     expect(run.code).toBe(1);
     expect(echoes.headers).toBeGreaterThan(10);

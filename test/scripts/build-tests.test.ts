@@ -79,3 +79,55 @@ describe('the fast subset (jest.fast.config.js)', () => {
     expect(full.default.testPathIgnorePatterns ?? []).toEqual([]);
   });
 });
+
+describe('the order of test files (scripts/jest-sequencer.mjs)', () => {
+  interface FakeTest {
+    path: string;
+    duration?: number;
+    context: { config: { rootDir: string; cache: boolean }; hasteFS: { getSize(path: string): number } };
+  }
+  type Sequencer = { sort(tests: FakeTest[]): FakeTest[]; _cache: Map<unknown, unknown> };
+
+  it('with no timings (a fresh clone), starts the slow files first, whatever their size', async () => {
+    const { default: SlowFirst } = (await import(
+      pathToFileURL(packagePath('scripts', 'jest-sequencer.mjs')).href
+    )) as { default: new () => Sequencer };
+    const sizes: Record<string, number> = {};
+    const context = {
+      config: { rootDir: '/b', cache: true },
+      hasteFS: { getSize: (path: string) => sizes[path] ?? 0 },
+    };
+    const file = (path: string, size: number): FakeTest => {
+      sizes[`/b/${path}`] = size;
+      return { path: `/b/${path}`, context };
+    };
+    const tests = [
+      file('test/core/values.test.js', 9000),
+      file('test/independent/alt-api-broken-data.test.js', 300),
+      file('test/engine/ledger.test.js', 5000),
+      file('test/safety/compressed.test.js', 4000),
+    ];
+    const sequencer = new SlowFirst();
+    // No timings: the slow files in the order of SLOW, then the rest by size (largest first).
+    sequencer._cache.set(context, {});
+    expect(sequencer.sort([...tests]).map((t) => t.path.slice(3))).toEqual([
+      'test/independent/alt-api-broken-data.test.js',
+      'test/safety/compressed.test.js',
+      'test/core/values.test.js',
+      'test/engine/ledger.test.js',
+    ]);
+    // With timings from an earlier run, jest's own order: the longest first.
+    sequencer._cache.set(context, {
+      '/b/test/core/values.test.js': [1, 50],
+      '/b/test/independent/alt-api-broken-data.test.js': [1, 40],
+      '/b/test/engine/ledger.test.js': [1, 90],
+      '/b/test/safety/compressed.test.js': [1, 10],
+    });
+    expect(sequencer.sort([...tests]).map((t) => t.path.slice(3))).toEqual([
+      'test/engine/ledger.test.js',
+      'test/core/values.test.js',
+      'test/independent/alt-api-broken-data.test.js',
+      'test/safety/compressed.test.js',
+    ]);
+  });
+});

@@ -175,10 +175,16 @@ export type AltBreak =
 
 export interface AltApiOptions extends Partial<AltChoices> {
   breaks?: AltBreak[];
+  /**
+   * The server's clock in ms since the epoch (default `Date.now`): its rate-limit windows and its
+   * Date header. Tests share the audit's clock with it, so waiting for the limit takes no real time.
+   */
+  now?: () => number;
 }
 
 export interface ResolvedAlt extends AltChoices {
   breaks: Set<AltBreak>;
+  now: () => number;
   tokens: { full: string; limited: string };
 }
 
@@ -217,13 +223,14 @@ export const ALT_DEFAULTS: AltChoices = {
 
 /** Fills in the defaults. */
 export function resolveAlt(options: AltApiOptions = {}): ResolvedAlt {
-  const { breaks, ...choices } = options;
+  const { breaks, now, ...choices } = options;
   const defined = Object.fromEntries(Object.entries(choices).filter(([, v]) => v !== undefined));
   return {
     ...ALT_DEFAULTS,
     ...(defined as Partial<AltChoices>),
     ...(breaks?.includes('no-version-prefix') ? { prefix: '/api' as const } : {}),
     breaks: new Set(breaks ?? []),
+    now: now ?? Date.now,
     tokens: { full: 'alt_live_7Hq2mK9vX4pR', limited: 'alt_ro_3Jd8sW1nB6tY' },
   };
 }

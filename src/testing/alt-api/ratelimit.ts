@@ -5,9 +5,13 @@ import { errorReply, type Reply, type Where } from './reply.js';
 /** Counters per key (token and path, token, or client address and path). */
 export type Windows = Map<string, { start: number; count: number }>;
 
-/** A fixed one-second window per key. */
-export function hit(windows: Windows, key: string, limit: number): { count: number; resetAt: number } {
-  const now = Date.now();
+/** A fixed one-second window per key, on the server's clock. */
+export function hit(
+  windows: Windows,
+  key: string,
+  limit: number,
+  now: number,
+): { count: number; resetAt: number } {
   let w = windows.get(key);
   if (!w || now - w.start >= 1000) {
     w = { start: now, count: 0 };
@@ -36,7 +40,7 @@ export function rateHeaders(
   limit: { count: number; resetAt: number },
   refused: boolean,
 ): Record<string, string> {
-  const seconds = Math.max(1, Math.ceil((limit.resetAt - Date.now()) / 1000));
+  const seconds = Math.max(1, Math.ceil((limit.resetAt - opts.now()) / 1000));
   const remaining = Math.max(0, opts.rateLimitPerSecond - limit.count);
   switch (opts.rateLimit) {
     case 'headers':

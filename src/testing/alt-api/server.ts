@@ -46,7 +46,12 @@ export async function startAltApi(options: AltApiOptions = {}): Promise<AltServe
 
     // 0. Optionally, a limit per client address that counts even unauthenticated requests.
     if (opts.limitBeforeAuth) {
-      const early = hit(windows, `${req.socket.remoteAddress} ${url.pathname}`, opts.rateLimitPerSecond * 2);
+      const early = hit(
+        windows,
+        `${req.socket.remoteAddress} ${url.pathname}`,
+        opts.rateLimitPerSecond * 2,
+        opts.now(),
+      );
       if (early.count > opts.rateLimitPerSecond * 2) return tooMany(where, early.resetAt);
     }
     const early = beforeAuthentication(req, url, raw, where, store, resources);
@@ -68,11 +73,11 @@ export async function startAltApi(options: AltApiOptions = {}): Promise<AltServe
 
     // 2. Rate limit per token and path.
     const bucket = opts.rateLimitScope === 'token' ? who.token : `${who.token} ${url.pathname}`;
-    const limit = hit(windows, bucket, opts.rateLimitPerSecond);
+    const limit = hit(windows, bucket, opts.rateLimitPerSecond, opts.now());
     if (opts.breaks.has('limit-never-lifts')) {
       // Every excess (stuck or not) starts the 10 s again: a script's burst after the audit meets it too.
-      if (limit.count > opts.rateLimitPerSecond) stuck.set(bucket, Date.now() + 10_000);
-      if ((stuck.get(bucket) ?? 0) > Date.now()) limit.count = opts.rateLimitPerSecond + 1;
+      if (limit.count > opts.rateLimitPerSecond) stuck.set(bucket, opts.now() + 10_000);
+      if ((stuck.get(bucket) ?? 0) > opts.now()) limit.count = opts.rateLimitPerSecond + 1;
     }
     const limitHeaders = opts.breaks.has('no-retry-headers') ? {} : rateHeaders(opts, limit, false);
     const withLimit = (reply: Reply): Reply => ({ ...reply, headers: { ...limitHeaders, ...reply.headers } });
@@ -303,7 +308,8 @@ function withHeaders(reply: Reply, headers: Record<string, string>): Reply {
 function write(res: ServerResponse, reply: Reply, opts: ResolvedAlt): void {
   const headers: Record<string, string | string[]> = { 'X-Request-Id': randomUUID(), ...reply.headers };
   if (opts.closeConnections) headers.Connection = 'close';
-  if (opts.clockSkewMs !== 0) headers.Date = new Date(Date.now() + opts.clockSkewMs).toUTCString();
+  // Its own clock (node's Date header would read the real one), skewed when asked.
+  headers.Date = new Date(opts.now() + opts.clockSkewMs).toUTCString();
   const challenges = reply.headers['WWW-Authenticate'];
   if (challenges?.includes('\n')) headers['WWW-Authenticate'] = challenges.split('\n');
   if (opts.affinityCookie) {
