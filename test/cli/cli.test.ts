@@ -9,8 +9,8 @@ import { exampleEnv } from '../../src/testing/example-config.js';
 import { runCli } from '../../src/testing/cli-runner.js';
 import { FakeClock } from '../../src/testing/fake-clock.js';
 
-// The audits run on a fake clock shared with the example API: pacing, Retry-After and the
-// webhook waits take no real time.
+// The audits run on a fake clock shared with the example API: pacing and the wait after the 429
+// burst (LIM-RETRY) take no real time.
 const clock = new FakeClock();
 const cli = (args: string[], env: NodeJS.ProcessEnv = {}) => runCli(args, { env, clock });
 

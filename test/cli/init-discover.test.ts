@@ -26,7 +26,7 @@ async function serveDocument(at: string, seen: string[]): Promise<Middleware> {
 describe('init discovers what to audit when --collections is not given', () => {
   it('finds the OpenAPI document at the origin (after the base URL), writes a config that audits with zero failures', async () => {
     const seen: string[] = [];
-    // The audit shares a fake clock with the API: pacing, Retry-After and webhook waits take no real time.
+    // The audit shares a fake clock with the API: pacing and LIM-RETRY's wait take no real time.
     const clock = new FakeClock();
     const server = await startExampleFixture({
       middleware: await serveDocument('/v3/api-docs', seen),

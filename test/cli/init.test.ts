@@ -10,8 +10,8 @@ import { FakeClock } from '../../src/testing/fake-clock.js';
 import { startExampleFixture, type FixtureServer } from '../../src/testing/fixture-server.js';
 import { cli, fixture, readReport, tempFolder, tokenEnv } from '../openapi/helpers.js';
 
-// The audits share a fake clock with the example API they audit: pacing, Retry-After and the
-// webhook waits take no real time.
+// The audits share a fake clock with the example API they audit: pacing and the wait after the
+// 429 burst (LIM-RETRY) take no real time.
 const clock = new FakeClock();
 
 /** Runs the audit with a written config and returns its failures (expected: none). */

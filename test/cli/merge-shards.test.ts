@@ -11,8 +11,8 @@ import { startExampleFixture, type FixtureServer } from '../../src/testing/fixtu
 import { parseXml, childElements } from '../reporters/xml-parse.js';
 import { runCli } from '../../src/testing/cli-runner.js';
 
-// Every audit here runs on a fake clock shared with its server: pacing, the 429 burst's
-// Retry-After and the webhook waits take no real time, and the burst meets its 429 on any machine.
+// Every audit here runs on a fake clock shared with its server: pacing and the wait after the 429
+// burst (LIM-RETRY) take no real time, and the burst meets its 429 on any machine.
 const clock = new FakeClock();
 const cli = (args: string[], env: NodeJS.ProcessEnv = {}) => runCli(args, { env, clock });
 
