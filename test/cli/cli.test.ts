@@ -7,14 +7,18 @@ import { startExampleFixture, startRawFixture } from '../../src/testing/fixture-
 import { packagePath } from '../../src/core/paths.js';
 import { exampleEnv } from '../../src/testing/example-config.js';
 import { runCli } from '../../src/testing/cli-runner.js';
+import { FakeClock } from '../../src/testing/fake-clock.js';
 
-const cli = (args: string[], env: NodeJS.ProcessEnv = {}) => runCli(args, { env });
+// The audits run on a fake clock shared with the example API: pacing and the wait after the 429
+// burst (LIM-RETRY) take no real time.
+const clock = new FakeClock();
+const cli = (args: string[], env: NodeJS.ProcessEnv = {}) => runCli(args, { env, clock });
 
 const exampleYaml = packagePath('config', 'example.yaml');
 
 describe('conformance run', () => {
   it('exits 1 on a server that breaks a rule, naming the rule with evidence and a curl line', async () => {
-    const server = await startExampleFixture({ breaks: { deleteNoop: true } });
+    const server = await startExampleFixture({ breaks: { deleteNoop: true }, now: clock.now });
     const out = await mkdtemp(join(tmpdir(), 'conf-cli-'));
     try {
       const r = await cli(
@@ -39,7 +43,7 @@ describe('conformance run', () => {
   });
 
   it('exits 0 on the example API with --fail-on error', async () => {
-    const server = await startExampleFixture();
+    const server = await startExampleFixture({ now: clock.now });
     const out = await mkdtemp(join(tmpdir(), 'conf-cli-'));
     try {
       const r = await cli(
@@ -114,7 +118,7 @@ describe('selecting checks', () => {
   });
 
   it('--only an observed rule still sends the traffic it judges, reporting only that rule', async () => {
-    const server = await startExampleFixture({ breaks: { htmlErrors: true } });
+    const server = await startExampleFixture({ breaks: { htmlErrors: true }, now: clock.now });
     const out = await mkdtemp(join(tmpdir(), 'conf-cli-'));
     try {
       const r = await cli(
@@ -161,7 +165,7 @@ describe('conformance list and explain', () => {
 
 describe('credentials the API refuses', () => {
   it('exits 2 naming the token and its variable instead of failing every check', async () => {
-    const server = await startExampleFixture();
+    const server = await startExampleFixture({ now: clock.now });
     try {
       const r = await cli(['run', '--base-url', server.baseUrl, '--config', exampleYaml], {
         ...exampleEnv(server),

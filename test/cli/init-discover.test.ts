@@ -7,6 +7,8 @@ import { validateAgainstSchema } from '../../src/config/validate.js';
 import { documentCandidates, linkedCollections } from '../../src/cli/discover.js';
 import { schemaLocation } from '../../src/cli/init.js';
 import type { Middleware } from '../../src/example-api/index.js';
+import { runCli } from '../../src/testing/cli-runner.js';
+import { FakeClock } from '../../src/testing/fake-clock.js';
 import { startExampleFixture } from '../../src/testing/fixture-server.js';
 import { cli, fixture, readReport, tempFolder, tokenEnv } from '../openapi/helpers.js';
 
@@ -24,7 +26,12 @@ async function serveDocument(at: string, seen: string[]): Promise<Middleware> {
 describe('init discovers what to audit when --collections is not given', () => {
   it('finds the OpenAPI document at the origin (after the base URL), writes a config that audits with zero failures', async () => {
     const seen: string[] = [];
-    const server = await startExampleFixture({ middleware: await serveDocument('/v3/api-docs', seen) });
+    // The audit shares a fake clock with the API: pacing and LIM-RETRY's wait take no real time.
+    const clock = new FakeClock();
+    const server = await startExampleFixture({
+      middleware: await serveDocument('/v3/api-docs', seen),
+      now: clock.now,
+    });
     const dir = await tempFolder();
     const file = join(dir, 'conformance.config.yaml');
     try {
@@ -49,7 +56,10 @@ describe('init discovers what to audit when --collections is not given', () => {
       expect(text).toContain(`openapi: ${server.origin}/v3/api-docs`);
       expect(text).toContain(`baseUrl: ${server.baseUrl}`);
       const out = await tempFolder();
-      const audit = await cli(['run', '--config', file, '--out', out, '--quiet'], tokenEnv(server));
+      const audit = await runCli(['run', '--config', file, '--out', out, '--quiet'], {
+        env: tokenEnv(server),
+        clock,
+      });
       const report = await readReport(out);
       expect(report.results.filter((x) => x.status === 'failed' || x.status === 'errored')).toEqual([]);
       expect(audit.code).toBe(0);

@@ -5,8 +5,14 @@ import { dirname, join, relative } from 'node:path';
 import { parse } from 'yaml';
 import { parseConfigText } from '../../src/config/load.js';
 import { validateAgainstSchema } from '../../src/config/validate.js';
+import { runCli } from '../../src/testing/cli-runner.js';
+import { FakeClock } from '../../src/testing/fake-clock.js';
 import { startExampleFixture, type FixtureServer } from '../../src/testing/fixture-server.js';
 import { cli, fixture, readReport, tempFolder, tokenEnv } from '../openapi/helpers.js';
+
+// The audits share a fake clock with the example API they audit: pacing and the wait after the
+// 429 burst (LIM-RETRY) take no real time.
+const clock = new FakeClock();
 
 /** Runs the audit with a written config and returns its failures (expected: none). */
 async function auditWith(
@@ -14,9 +20,9 @@ async function auditWith(
   server: FixtureServer,
 ): Promise<{ code: number; bad: string[] }> {
   const out = await tempFolder();
-  const r = await cli(
+  const r = await runCli(
     ['run', '--config', configFile, '--base-url', server.baseUrl, '--out', out, '--quiet'],
-    tokenEnv(server),
+    { env: tokenEnv(server), clock },
   );
   const report = await readReport(out);
   const bad = report.results
@@ -38,7 +44,7 @@ function expectValidConfig(text: string, server: FixtureServer): void {
 
 describe('conformance init --openapi', () => {
   it('writes a commented config that validates and audits the example API with zero failures', async () => {
-    const server = await startExampleFixture();
+    const server = await startExampleFixture({ now: clock.now });
     const dir = await tempFolder();
     const file = join(dir, 'conformance.config.yaml');
     try {
@@ -123,6 +129,7 @@ describe('conformance init --base-url --collections (reading a live API)', () =>
         methods.push(req.method ?? '');
         return false;
       },
+      now: clock.now,
     });
     const dir = await tempFolder();
     const file = join(dir, 'conformance.config.yaml');

@@ -6,11 +6,15 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { packagePath } from '../../src/core/paths.js';
 import { exampleEnv } from '../../src/testing/example-config.js';
+import { FakeClock } from '../../src/testing/fake-clock.js';
 import { startExampleFixture, type FixtureServer } from '../../src/testing/fixture-server.js';
 import { parseXml, childElements } from '../reporters/xml-parse.js';
 import { runCli } from '../../src/testing/cli-runner.js';
 
-const cli = (args: string[], env: NodeJS.ProcessEnv = {}) => runCli(args, { env });
+// Every audit here runs on a fake clock shared with its server: pacing and the wait after the 429
+// burst (LIM-RETRY) take no real time, and the burst meets its 429 on any machine.
+const clock = new FakeClock();
+const cli = (args: string[], env: NodeJS.ProcessEnv = {}) => runCli(args, { env, clock });
 
 type Json = Record<string, any>;
 
@@ -40,7 +44,7 @@ function outcomes(report: Json): string[] {
     .sort();
 }
 
-const SERVER = { extraResources: 2, breaks: { deleteNoop: true } } as const;
+const SERVER = { extraResources: 2, breaks: { deleteNoop: true }, now: clock.now } as const;
 
 describe('sharding and merging', () => {
   it('3 shards merged give the same results as one unsharded run', async () => {

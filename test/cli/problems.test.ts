@@ -7,15 +7,19 @@ import { packagePath } from '../../src/core/paths.js';
 import { runCli } from '../../src/testing/cli-runner.js';
 import { exampleEnv } from '../../src/testing/example-config.js';
 import { startExampleFixture } from '../../src/testing/fixture-server.js';
+import { FakeClock } from '../../src/testing/fake-clock.js';
 
 /** `conformance run --only json-responses` on an API whose every 4xx is an HTML page: dozens of problems per resource. */
 async function htmlErrorsRun(extra: string[]) {
-  const server = await startExampleFixture({ breaks: { htmlErrors: true } });
+  // On a fake clock shared with the API: pacing and Retry-After waits take no real time.
+  const clock = new FakeClock();
+  const server = await startExampleFixture({ breaks: { htmlErrors: true }, now: clock.now });
   const out = await mkdtemp(join(tmpdir(), 'conf-problems-'));
   try {
     const args = ['run', '--base-url', server.baseUrl, '--config', packagePath('config', 'example.yaml')];
     const r = await runCli([...args, '--only', 'json-responses', '--out', out, '--no-color', ...extra], {
       env: exampleEnv(server),
+      clock,
     });
     const file = (name: string) => readFile(join(out, name), 'utf8').catch(() => '');
     const json = JSON.parse((await file('conformance.json')) || '{"results":[]}');

@@ -10,6 +10,7 @@ import { jsonReporter } from '../../src/reporters/json.js';
 import { runCli } from '../../src/testing/cli-runner.js';
 import { exampleConfig, exampleEnv } from '../../src/testing/example-config.js';
 import { startExampleFixture } from '../../src/testing/fixture-server.js';
+import { FakeClock } from '../../src/testing/fake-clock.js';
 import { catalogue } from '../../suites/index.js';
 import { fixtureRun, results } from '../reporters/fixture.js';
 
@@ -20,12 +21,14 @@ const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\
 
 /** `conformance run` against the example API with these breaks; returns the output and the report files. */
 async function runOn(breaks: Record<string, boolean>, args: string[]) {
-  const server = await startExampleFixture({ breaks });
+  // On a fake clock shared with the API: pacing and Retry-After waits take no real time.
+  const clock = new FakeClock();
+  const server = await startExampleFixture({ breaks, now: clock.now });
   const out = await mkdtemp(join(tmpdir(), 'conf-reporting-'));
   try {
     const r = await runCli(
       ['run', '--base-url', server.baseUrl, '--config', exampleYaml, '--out', out, '--no-color', ...args],
-      { env: exampleEnv(server) },
+      { env: exampleEnv(server), clock },
     );
     const file = (name: string) => readFile(join(out, name), 'utf8').catch(() => undefined);
     return { ...r, out, junit: await file('junit.xml'), markdown: await file('summary.md') };
@@ -170,7 +173,8 @@ describe('output flags', () => {
 
 describe('progress on a terminal', () => {
   it('never shows 100% before the last result, and ends at [n/n]', async () => {
-    const server = await startExampleFixture({ breaks: { htmlErrors: true } });
+    const clock = new FakeClock();
+    const server = await startExampleFixture({ breaks: { htmlErrors: true }, now: clock.now });
     try {
       const config = await exampleConfig(server);
       const stderr = Object.assign(new PassThrough(), { isTTY: true, columns: 200 });
@@ -193,6 +197,7 @@ describe('progress on a terminal', () => {
         stdout: new PassThrough(),
         stderr,
         env: {},
+        clock,
       });
       const drawn = chunks
         .join('')

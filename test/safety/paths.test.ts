@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { dotSegmentIn } from '../../src/core/dot-segments.js';
+import { FakeClock } from '../../src/testing/fake-clock.js';
 import { startExampleFixture, type FixtureServer } from '../../src/testing/fixture-server.js';
 import { cli, readReport, STACK_LINE, tempDir, writeConfig } from './helpers.js';
 import { startCounter } from './hostile.js';
@@ -109,9 +110,12 @@ describe('configured paths with a dot segment: config error, exit 2, nothing sen
 
 describe('a document whose paths hold dot segments: those paths are not probed, with the reason', () => {
   let api: FixtureServer & { admin: string[] };
+  // The audit shares a fake clock with the API: pacing and Retry-After take no real time.
+  const clock = new FakeClock();
   beforeAll(async () => {
     const admin: string[] = [];
     const server = await startExampleFixture({
+      now: clock.now,
       middleware: (req) => {
         // Whatever the spelling, a request that a server would resolve to /admin is recorded.
         const url = req.url ?? '';
@@ -138,7 +142,7 @@ describe('a document whose paths hold dot segments: those paths are not probed, 
     const out = join(dir, 'out');
     const r = await cli(
       ['run', '--openapi', join(dir, 'doc.yaml'), '--base-url', api.baseUrl, '--out', out, '--quiet'],
-      { env: { CONFORMANCE_TOKEN: api.tokens.full } },
+      { env: { CONFORMANCE_TOKEN: api.tokens.full }, clock },
     );
     expect(r.stderr).toBe('');
     expect(api.admin).toEqual([]);

@@ -1,5 +1,6 @@
 // A service that never answers valid HTTP does not pass: ERR-SERVER fails with what the parser refused, and the run exits 1.
 import { afterEach, describe, expect, it } from '@jest/globals';
+import { FakeClock } from '../../src/testing/fake-clock.js';
 import { startExampleFixture } from '../../src/testing/fixture-server.js';
 import { INVALID_ANSWERS, startPassthrough, startRawAnswer } from './bounds-fixtures.js';
 import { auditExample, auditWidgets, STACK_LINE } from './helpers.js';
@@ -62,11 +63,13 @@ describe('a service that never answers valid HTTP', () => {
   });
 
   it('the correct variant: the example API through a raw TCP passthrough passes untouched', async () => {
-    const api = await startExampleFixture();
+    // On a fake clock shared by the audit and the API: pacing and Retry-After take no real time.
+    const clock = new FakeClock();
+    const api = await startExampleFixture({ now: clock.now });
     closers.push(() => api.close());
     const passthrough = await startPassthrough(api);
     closers.push(() => passthrough.close());
-    const { report, ...run } = await auditExample(passthrough);
+    const { report, ...run } = await auditExample(passthrough, [], clock);
     expect(report.results.filter((r) => r.status === 'failed' || r.status === 'errored')).toEqual([]);
     expect(run.code).toBe(0);
     expect(report.summary.answered).toBe(report.summary.requests);
