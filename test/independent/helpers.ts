@@ -18,18 +18,29 @@ import { catalogue } from '../../suites/index.js';
  */
 export class JumpingClock implements Clock {
   private ahead = 0;
+  /** Set by `freeze`: the time it stopped at (waits still move it on). */
+  private frozenAt?: number;
   /** Every wait asked for, in ms. */
   readonly sleeps: number[] = [];
 
-  now = (): number => Date.now() + this.ahead;
+  now = (): number => this.frozenAt ?? Date.now() + this.ahead;
 
   sleep = async (ms: number, signal?: AbortSignal): Promise<void> => {
     if (signal?.aborted) throw signal.reason;
     this.sleeps.push(ms);
     const end = this.now() + ms;
     await Promise.resolve();
-    this.ahead = Math.max(this.ahead, end - Date.now());
+    if (this.frozenAt !== undefined) this.frozenAt = Math.max(this.frozenAt, end);
+    else this.ahead = Math.max(this.ahead, end - Date.now());
   };
+
+  /**
+   * Stops the clock where it is: a server on it sees every later request in one moment, so a
+   * burst meets its rate limit however slowly a loaded machine sends it, and the limit never lifts.
+   */
+  freeze(): void {
+    this.frozenAt = this.now();
+  }
 }
 
 export interface AltAudit extends RecordedAudit {
