@@ -335,7 +335,9 @@ new CheckTester().run(forbidden403, {
   invalid: [],
 });
 
-new CheckTester().run(challenge, {
+// An observer: the missing-credentials check makes the 401s it judges (as in auth-challenge.test.ts);
+// the other active checks would only add more of the same 401s, at several times the audit's work.
+new CheckTester({ with: [missing401] }).run(challenge, {
   valid: [TOKEN, BASIC].map((s) => ({ name: s.name, ...fixture(s) })),
   invalid: [
     {
@@ -350,7 +352,7 @@ new CheckTester().run(challenge, {
           return false;
         },
       }),
-      failures: [...times(37, 'wrongScheme')],
+      failures: [...times(20, 'wrongScheme')],
     },
   ],
   skipped: [APIKEY, QUERY, COOKIE].map((s) => ({
