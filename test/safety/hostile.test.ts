@@ -12,6 +12,7 @@ import {
   type ReportJson,
 } from './helpers.js';
 import {
+  DRIP_INTERVAL_MS,
   HUGE_BODY_BYTES,
   startCounter,
   startHostile,
@@ -25,8 +26,15 @@ const TIMEOUT_MS = 400;
 /**
  * The deadline where no answer ever completes (each request waits it out, four one after another
  * before the breaker stops the audit): any deadline proves the same there, so a shorter one.
+ * (The services that reset or cut the answer short fail at once: they keep TIMEOUT_MS.)
  */
-const STALL_TIMEOUT_MS = 200;
+const STALL_TIMEOUT_MS = 100;
+
+/**
+ * The drip test's deadline: four of the drip's bytes (one every DRIP_INTERVAL_MS) fall within it,
+ * as they fell within 400 ms at one byte every 100 ms.
+ */
+const DRIP_TIMEOUT_MS = 4 * DRIP_INTERVAL_MS;
 
 /** The client's default body cap (src/http/client.ts). */
 const BODY_CAP = 10 * 1024 * 1024;
@@ -71,18 +79,18 @@ async function hostile(kind: HostileKind, other?: string): Promise<HostileServer
 }
 
 describe('a service that stops answering', () => {
-  const stalls: Array<[HostileKind, RegExp]> = [
-    ['silent', /no complete response within 200 ms/],
-    ['stall-after-headers', /no complete response within 200 ms/],
-    ['drip', /no complete response within 200 ms/],
-    ['reset', /connection reset/],
-    ['short-body', /closed before|other side closed|Content-Length/],
+  const stalls: Array<[HostileKind, RegExp, number]> = [
+    ['silent', /no complete response within 100 ms/, STALL_TIMEOUT_MS],
+    ['stall-after-headers', /no complete response within 100 ms/, STALL_TIMEOUT_MS],
+    ['drip', /no complete response within 100 ms/, STALL_TIMEOUT_MS],
+    ['reset', /connection reset/, TIMEOUT_MS],
+    ['short-body', /closed before|other side closed|Content-Length/, TIMEOUT_MS],
   ];
   it.each(stalls)(
     '%s: ERR-SERVER fails with evidence; the rest is skipped as "stopped answering"',
-    async (kind, error) => {
+    async (kind, error, timeoutMs) => {
       const server = await hostile(kind);
-      const run = await audit(server, STALL_TIMEOUT_MS);
+      const run = await audit(server, timeoutMs);
       const results = expectCleanFailure(run, 'ERR-SERVER');
       const errors = results.flatMap((r) => r.evidence.map((e) => e.error ?? ''));
       expect(errors.some((e) => error.test(e))).toBe(true);
@@ -95,12 +103,14 @@ describe('a service that stops answering', () => {
     },
   );
 
-  it('drip: a byte every 100 ms never extends the deadline', async () => {
+  it(`drip: a byte every ${DRIP_INTERVAL_MS} ms never extends the deadline`, async () => {
     const server = await hostile('drip');
-    // Four bytes fall within each 400 ms deadline: a time-out that each byte restarted would never fire.
-    const run = await audit(server);
+    // Four bytes fall within each deadline: a time-out that each byte restarted would never fire.
+    const run = await audit(server, DRIP_TIMEOUT_MS);
     const results = expectCleanFailure(run, 'ERR-SERVER');
-    expect(results[0].evidence[0].error).toMatch(/no complete response within 400 ms/);
+    expect(results[0].evidence[0].error).toMatch(
+      new RegExp(`no complete response within ${DRIP_TIMEOUT_MS} ms`),
+    );
   });
 });
 

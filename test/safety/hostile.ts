@@ -28,6 +28,9 @@ export interface HostileServer extends FixtureServer {
   maxBytesOneRequest: number;
 }
 
+/** How often the drip service sends a byte: far more often than any deadline the tests give it. */
+export const DRIP_INTERVAL_MS = 50;
+
 /** Size of the huge body: hundreds of megabytes, far beyond the client's cap. */
 export const HUGE_BODY_BYTES = 300 * 1024 * 1024;
 
@@ -66,8 +69,8 @@ export async function startHostile(kind: HostileKind, otherOrigin?: string): Pro
       case 'drip': {
         res.writeHead(200, JSON_HEADERS);
         res.write('[');
-        // A byte every 100 ms: an idle time-out longer than that would never fire.
-        const timer = setInterval(() => res.write(' '), 100);
+        // A byte every DRIP_INTERVAL_MS: an idle time-out longer than that would never fire.
+        const timer = setInterval(() => res.write(' '), DRIP_INTERVAL_MS);
         timers.add(timer);
         res.on('close', () => {
           clearInterval(timer);
