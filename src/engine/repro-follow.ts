@@ -40,11 +40,23 @@ export function firstPage(url: string): string {
  * paging, pagination, page_info, pageInfo: a string or an object's href; empty on the last page),
  * or `page <n+1>` from a numeric `page` member. Nothing when the body names no next page.
  */
-const NEXT_IN_BODY = sq(
-  'def flat: to_entries + ([.meta, .links, ._links, .paging, .pagination, .page_info, .pageInfo] | map(select(type == "object") | to_entries) | add // []); ' +
-    'if type != "object" then empty else (flat | map(select(.key | test("^next(page|url|link)?$"; "i"))) | .[0]) as $n ' +
-    '| if $n != null then "url " + ($n.value | if type == "object" then .href else . end | if type == "string" then . else "" end) ' +
-    'elif (.page | type) == "number" then "page \\(.page + 1)" else empty end end',
+const NEXT_DEFS =
+  'def flat: to_entries + ([.meta, .links, ._links, .paging, .pagination, .page_info, .pageInfo] | map(select(type == "object") | to_entries) | add // []); ';
+const NEXT_EXPR =
+  'if type != "object" then empty else (flat | map(select(.key | test("^next(page|url|link)?$"; "i"))) | .[0]) as $n ' +
+  '| if $n != null then "url " + ($n.value | if type == "object" then .href else . end | if type == "string" then . else "" end) ' +
+  'elif (.page | type) == "number" then "page \\(.page + 1)" else empty end end';
+const NEXT_IN_BODY = sq(NEXT_DEFS + NEXT_EXPR);
+
+/**
+ * jq over `$tmp/NAME.all` then a page's body (one process where two would do the same): prints
+ * the first line NEXT_IN_BODY prints over the page (an empty line if none), then the array of all
+ * the values in NAME.all, as `jq -s .` prints it.
+ */
+const PAGE_READ = sq(
+  `${NEXT_DEFS}def hint: ${NEXT_EXPR}; ` +
+    'reduce inputs as $v ({all: [], page: []}; if input_filename == $all then .all += [$v] else .page += [$v] end) ' +
+    '| ([.page[] | hint | . + "\\n"] | add // "" | split("\\n")[0] // ""), .all',
 );
 
 /**
@@ -55,13 +67,14 @@ const NEXT_IN_BODY = sq(
  */
 export function pagesFunctions(): string[] {
   return [
-    '# next_page NAME URL: the URL of the page after the one step NAME read from URL (empty: none).',
+    '# next_page NAME URL [HINT]: the URL of the page after the one step NAME read from URL (empty: none);',
+    "# HINT: what its body says of the next page, when pages has read it already (jq's first line).",
     'next_page() {',
     '  local url=$2 next origin',
     "  origin=$(printf '%s' \"$url\" | sed -E 's#^([A-Za-z][A-Za-z0-9+.-]*://[^/?#]*).*#\\1#')",
     "  next=$(header \"$1\" link | tr ',' '\\n' | grep -Ei 'rel=\"?next\"?' | sed -nE 's/.*<([^>]*)>.*/\\1/p' | head -n 1)",
     '  if [ -z "$next" ]; then',
-    `    next=$(jq -r ${NEXT_IN_BODY} "$tmp/$1.body" 2>/dev/null | head -n 1)`,
+    `    if [ $# -ge 3 ]; then next=$3; else next=$(jq -r ${NEXT_IN_BODY} "$tmp/$1.body" 2>/dev/null | head -n 1); fi`,
     '    case "$next" in',
     '      "url "*) next=${next#url } ;;',
     '      "page "*)',
@@ -82,7 +95,7 @@ export function pagesFunctions(): string[] {
     '}',
     `# pages NAME LABEL URL CURL-ARGS...: a collection read and its next pages (at most ${MAX_PAGES}); $tmp/NAME.body: the array of their bodies.`,
     'pages() {',
-    '  local name=$1 label=$2 url=$3 n=0 seen=" "',
+    '  local name=$1 label=$2 url=$3 n=0 seen=" " hinted hint',
     '  shift 3',
     '  : >"$tmp/$name.all"',
     `  while [ -n "$url" ] && [ "$n" -lt ${MAX_PAGES} ]; do`,
@@ -90,11 +103,17 @@ export function pagesFunctions(): string[] {
     '    seen="$seen$url "',
     '    send "$name.p$n" "$label (page $((n + 1)))" "$url" "$@"',
     '    { cat "$tmp/$name.p$n.body"; echo; } >>"$tmp/$name.all"',
+    "    # One jq: the pages so far as one array (NAME's body if this page is the last) and this page's next-page hint.",
+    '    hinted=no',
+    `    if jq -rn --arg all "$tmp/$name.all" ${PAGE_READ} "$tmp/$name.all" "$tmp/$name.p$n.body" >"$tmp/$name.read" 2>/dev/null; then`,
+    '      { IFS= read -r hint; cat >"$tmp/$name.body"; } <"$tmp/$name.read"',
+    '      hinted=yes',
+    '    fi',
     '    [ "$(status "$name.p$n")" = 200 ] || break',
-    '    url=$(next_page "$name.p$n" "$url")',
+    '    if [ "$hinted" = yes ]; then url=$(next_page "$name.p$n" "$url" "$hint"); else url=$(next_page "$name.p$n" "$url"); fi',
     '    n=$((n + 1))',
     '  done',
-    '  jq -s . "$tmp/$name.all" >"$tmp/$name.body" 2>/dev/null || cp "$tmp/$name.p0.body" "$tmp/$name.body"',
+    '  [ "${hinted:-no}" = yes ] || jq -s . "$tmp/$name.all" >"$tmp/$name.body" 2>/dev/null || cp "$tmp/$name.p0.body" "$tmp/$name.body"',
     '  cp "$tmp/$name.p0.status" "$tmp/$name.status"',
     '  cp "$tmp/$name.p0.head" "$tmp/$name.head"',
     '}',

@@ -244,16 +244,21 @@ export class Plan {
       const list = this.listBeforePost(input);
       if (!list) return lines;
       // An answer that names no item (a batch's count): what the collection lists anew is deleted.
+      // The ids the answer names are read once (one jq), for the cleanup list and for that test.
       const ids = (name: string): string =>
         `jq -r --arg f ${sq(target.r.idField)} ${LISTED_IDS} "$tmp/${name}.body" 2>/dev/null >"$tmp/${name}.ids"`;
+      const made = `${step}made`;
       return [
-        ...lines,
-        `case "$(status ${step})" in 2*) [ -n "${read}" ] || {`,
-        `  ${this.pagesLine(`${step}after`, `${list.label} (after the POST)`, list.input)}`,
-        `  ${ids(`${step}before`)}`,
-        `  ${ids(`${step}after`)}`,
-        `  while read -r made; do cleanup+=("${fn}:$made"); done < <(grep -vxF -f "$tmp/${step}before.ids" "$tmp/${step}after.ids")`,
-        '} ;; esac',
+        `case "$(status ${step})" in 2*)`,
+        `  ${made}=${read}`,
+        `  for made in $${made}; do cleanup+=("${fn}:$made"); done`,
+        `  [ -n "$${made}" ] || {`,
+        `    ${this.pagesLine(`${step}after`, `${list.label} (after the POST)`, list.input)}`,
+        `    ${ids(`${step}before`)}`,
+        `    ${ids(`${step}after`)}`,
+        `    while read -r made; do cleanup+=("${fn}:$made"); done < <(grep -vxF -f "$tmp/${step}before.ids" "$tmp/${step}after.ids")`,
+        '  } ;;',
+        'esac',
       ];
     }
     if (input.method === 'PUT' && target.id !== undefined && !this.createdItemOf(input.url)) {
