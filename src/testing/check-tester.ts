@@ -124,7 +124,7 @@ export class CheckTester {
     describe(check.id, () => {
       for (const c of cases.valid) {
         it(`valid: ${c.name}`, async () => {
-          const result = await audit(c, 'valid');
+          const result = await audit(c);
           const results = mine(result, c);
           const bad = results.filter((r) => r.status === 'failed' || r.status === 'errored');
           expect(bad.map((r) => `${r.resource}: ${r.status}: ${r.message}`)).toEqual([]);
@@ -133,7 +133,7 @@ export class CheckTester {
       }
       for (const c of cases.skipped ?? []) {
         it(`nothing to judge: ${c.name}`, async () => {
-          const result = await audit(c, 'skipped');
+          const result = await audit(c);
           const results = mine(result, c);
           expect(results.length).toBeGreaterThan(0);
           const notSkipped = results.filter((r) => r.status !== 'skipped');
@@ -148,7 +148,7 @@ export class CheckTester {
       }
       for (const c of cases.invalid) {
         it(`invalid: ${c.name}`, async () => {
-          const result = await audit(c, 'invalid');
+          const result = await audit(c);
           const failed = mine(result, c).filter((r) => r.status === 'failed');
           const errored = mine(result, c).filter((r) => r.status === 'errored');
           expect(errored.map((r) => `${r.resource}: ${r.message}`)).toEqual([]);
@@ -172,24 +172,19 @@ export class CheckTester {
  * judges only what it sees, so one audit of a fixture with every observer beside the same active
  * checks gives each observer the results it would get alone: a catalogue observer's case whose
  * fixture is plain data (no function, server, config edit or clock) reads that audit, run once per
- * test run (see shared-audits.ts) for all the observer tests that use the fixture. A valid case
- * reads the audit beside every default companion when its own companions are among them: more
- * traffic only gives the observer more exchanges to pass on. Invalid and skipped cases count
- * what their own companions provoke, so they read an audit with exactly those active checks.
+ * test run (see shared-audits.ts) for all the observer tests that use the fixture with the same
+ * companions. A case always reads the audit beside exactly its own companions: a test that names
+ * a few (`with`) stays as cheap as they are when no other file shares its fixtures (the edit
+ * loop's subset runs one observer file), and invalid and skipped cases count what they provoke.
  */
-function auditOf(
-  check: Check,
-  checks: Check[],
-): (c: FixtureCase, kind: 'valid' | 'invalid' | 'skipped') => Promise<RunResult> {
+function auditOf(check: Check, checks: Check[]): (c: FixtureCase) => Promise<RunResult> {
   const actives = checks.filter((c) => c.kind === 'active');
   const shareable = check.kind === 'observer' && [check, ...actives].every((c) => fullCatalogue.includes(c));
-  const withinDefault = actives.every((c) => DEFAULT_COMPANIONS.includes(c));
-  return async (c, kind) => {
+  return async (c) => {
     const { api, run, server, config, clock } = c;
     const data = server || config || clock ? undefined : plainDataKey({ api, run });
     if (!shareable || data === undefined) return (await auditFixture(checks, c)).result;
-    const beside = kind === 'valid' && withinDefault ? DEFAULT_COMPANIONS : actives;
-    const key = plainDataKey({ fixture: data, actives: beside.map((a) => a.id).sort() })!;
-    return sharedAudit(key, async () => (await auditFixture([...OBSERVERS, ...beside], c)).result);
+    const key = plainDataKey({ fixture: data, actives: actives.map((a) => a.id).sort() })!;
+    return sharedAudit(key, async () => (await auditFixture([...OBSERVERS, ...actives], c)).result);
   };
 }
