@@ -1,4 +1,5 @@
 // URL templates of items and collections (`/widgets/{id}/`, `/widgets?id=eq.{id}`): filling them and reading ids back.
+import { escapeRegExp } from './regexp.js';
 import type { ResourceConfig } from './types.js';
 
 /** The placeholder of the item's own id in an item template. */
@@ -55,11 +56,6 @@ export function fillTemplate(template: string, values: Readonly<Record<string, s
   return bad ? undefined : out;
 }
 
-/** Escapes a literal for a regular expression. */
-function literal(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
 /** A template compiled once: the values a URL gives its placeholders, undefined when it is not one of its URLs. */
 type Matcher = (relativePath: string, search: URLSearchParams) => Record<string, string> | undefined;
 
@@ -74,11 +70,11 @@ function partPattern(part: string, value: string): { re: RegExp; names: string[]
   let source = '';
   let last = 0;
   for (const m of part.matchAll(PLACEHOLDER)) {
-    source += literal(part.slice(last, m.index)) + value;
+    source += escapeRegExp(part.slice(last, m.index)) + value;
     names.push(m[1]);
     last = (m.index ?? 0) + m[0].length;
   }
-  source += literal(part.slice(last));
+  source += escapeRegExp(part.slice(last));
   return { re: new RegExp(`^${source}$`), names };
 }
 

@@ -2,6 +2,7 @@
 import { isResourceCheck, type ActiveCheck, type Check, type ObserverCheck } from '../core/check.js';
 import type { AuditConfig, ResourceConfig } from '../core/types.js';
 import { didYouMean } from '../config/suggest.js';
+import { escapeRegExp } from '../core/regexp.js';
 
 export interface Task {
   check: ActiveCheck;
@@ -37,10 +38,6 @@ export function selectorPattern(selector: string): RegExp {
 export function selects(selector: string, check: Check): boolean {
   const pattern = selectorPattern(selector);
   return pattern.test(check.id) || pattern.test(check.suite) || check.rules.some((r) => pattern.test(r));
-}
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** Resources that belong to a shard: sorted by name, dealt round-robin. */

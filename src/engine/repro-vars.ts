@@ -1,4 +1,5 @@
 // Where a reproduction script's words hold variables: the base URL, its origin, the ids of the items it creates.
+import { escapeRegExp } from '../core/regexp.js';
 import type { Substitute } from '../http/curl.js';
 
 /** A created item's id and the shell variable that holds it in the script. */
@@ -21,7 +22,7 @@ export function urlSubstitute(base: string, origin: string, vars: readonly IdVar
     }
     for (const v of vars) {
       const encoded = encodeURIComponent(v.id);
-      const re = new RegExp(`(?<=[/=.])${escapeRe(encoded)}(?=$|[/?&#])`, 'g');
+      const re = new RegExp(`(?<=[/=.])${escapeRegExp(encoded)}(?=$|[/?&#])`, 'g');
       for (const m of text.slice(from).matchAll(re)) {
         const start = from + (m.index ?? 0);
         spans.push({ start, end: start + encoded.length, shell: `\${${v.name}}` });
@@ -50,8 +51,4 @@ export function bodySubstitute(vars: readonly IdVar[]): Substitute {
 /** True when `text` starts with `prefix` followed by nothing, a `/`, `?` or `#`. */
 export function startsWithin(text: string, prefix: string): boolean {
   return text.startsWith(prefix) && (text.length === prefix.length || /[/?#]/.test(text[prefix.length]));
-}
-
-function escapeRe(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

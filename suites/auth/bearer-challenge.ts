@@ -1,6 +1,7 @@
 // AUTH-CHALLENGE: every 401 carries WWW-Authenticate naming the configured scheme (Bearer by default, RFC 6750 §3).
 import { defineCheck, NOT_JUDGED } from '../../src/core/check.js';
 import { BEARER_PLACEMENT, type AuditConfig } from '../../src/core/types.js';
+import { escapeRegExp } from '../../src/core/regexp.js';
 import { answered } from '../../src/core/verdicts.js';
 
 export default defineCheck({
@@ -64,7 +65,7 @@ function noConvention(config: AuditConfig): string | undefined {
 /** True when one of the challenges (quoted parameter values aside) has the given auth-scheme. */
 export function namesScheme(header: string, scheme: string): boolean {
   const unquoted = header.replace(/"(?:[^"\\]|\\.)*"/g, '""');
-  const name = scheme.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const name = escapeRegExp(scheme);
   return new RegExp(`(?:^|,)\\s*${name}(?=\\s|,|$)`, 'i').test(unquoted);
 }
 
