@@ -94,8 +94,11 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
             insecure: flags.insecure,
           }),
         });
-        if (!flags.quiet)
-          for (const note of config.openapiNotes ?? []) io.stderr.write(`conformance: note: ${note}\n`);
+        if (!flags.quiet) {
+          const { templateNotes } = await import('../core/payloads.js');
+          for (const note of [...(config.openapiNotes ?? []), ...templateNotes(config.resources)])
+            io.stderr.write(`conformance: note: ${note}\n`);
+        }
         const problems = validateWaivers(config, new Set(RULE_IDS), new Set(checks.map((c) => c.id)));
         if (problems.length > 0) throw new ConformanceError('E_CONFIG', problems[0], problems);
         const { code: runCode, result } = await auditAndReport(config, checks, flags, io, options.signal);

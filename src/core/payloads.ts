@@ -13,6 +13,44 @@ export function hasTemplate(value: unknown): boolean {
   return false;
 }
 
+/** Every `{{word}}` in a JSON value's strings that is not a template (`{{id}}`, `{{unique}}`), once each. */
+export function unknownTemplates(value: unknown): string[] {
+  const found = new Set<string>();
+  const walk = (v: unknown): void => {
+    if (typeof v === 'string') {
+      for (const m of v.matchAll(/\{\{\s*([^{}]*?)\s*\}\}/g))
+        if (!['id', 'unique'].includes(m[1])) found.add(m[0]);
+    } else if (Array.isArray(v)) v.forEach(walk);
+    else if (isObject(v)) Object.values(v).forEach(walk);
+  };
+  walk(value);
+  return [...found];
+}
+
+/**
+ * What a user should know about the payloads of `resources`: each `{{word}}` in a `sample`,
+ * `replace`, `update` or `invalid` that is no template (a typo such as `{{uniq}}`, or text meant
+ * literally): it is sent as written.
+ */
+export function templateNotes(
+  resources: ReadonlyArray<{
+    name: string;
+    sample?: unknown;
+    replace?: unknown;
+    update?: unknown;
+    invalid?: unknown[];
+  }>,
+): string[] {
+  return resources.flatMap((r) =>
+    (['sample', 'replace', 'update', 'invalid'] as const).flatMap((field) =>
+      unknownTemplates(r[field]).map(
+        (word) =>
+          `resource ${r.name}, ${field}: ${word} is not a payload template ({{id}}, {{unique}}); it is sent as written`,
+      ),
+    ),
+  );
+}
+
 /** A fresh value for `{{unique}}`: short, letters and digits only (fits emails, slugs, names). */
 export function uniqueValue(): string {
   return `c${Date.now().toString(36)}${randomUUID().replace(/-/g, '').slice(0, 8)}`;

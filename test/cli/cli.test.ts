@@ -105,6 +105,49 @@ describe('conformance run', () => {
   });
 });
 
+describe('payload templates', () => {
+  it('names a {{word}} in a payload that is no template (a typo), once, before the audit sends it as written', async () => {
+    const server = await startExampleFixture({ now: clock.now });
+    const dir = await mkdtemp(join(tmpdir(), 'conf-cli-'));
+    const config = join(dir, 'conformance.yaml');
+    // Written elsewhere: the item schemas it names are found where they are.
+    const yaml = (await readFile(exampleYaml, 'utf8')).replaceAll(
+      './schemas/',
+      `${packagePath('config', 'schemas')}/`,
+    );
+    const args = [
+      'run',
+      '--base-url',
+      server.baseUrl,
+      '--config',
+      config,
+      '--out',
+      dir,
+      '--only',
+      'MTH-CREATE',
+    ];
+    try {
+      await writeFile(
+        config,
+        yaml.replace('update: { price: 5 }', "update: { price: 5, name: 'n-{{uniq}}' }"),
+      );
+      const typo = await cli(args, exampleEnv(server));
+      expect(typo.code).toBe(0);
+      const notes = typo.stderr.split('\n').filter((l) => l.includes('note:'));
+      expect(notes).toEqual([
+        'conformance: note: resource widgets, update: {{uniq}} is not a payload template ({{id}}, {{unique}}); it is sent as written',
+      ]);
+      // The example config's payloads hold none: no note.
+      await writeFile(config, yaml);
+      const clean = await cli(args, exampleEnv(server));
+      expect(clean.code).toBe(0);
+      expect(clean.stderr).not.toContain('note:');
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('selecting checks', () => {
   it('exits 2 on --only or --skip naming nothing, with a suggestion', async () => {
     const env = exampleEnv({ tokens: { full: 'abcd1234', limited: 'efgh5678' } });
