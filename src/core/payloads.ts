@@ -18,8 +18,8 @@ export function unknownTemplates(value: unknown): string[] {
   const found = new Set<string>();
   const walk = (v: unknown): void => {
     if (typeof v === 'string') {
-      for (const m of v.matchAll(/\{\{\s*([^{}]*?)\s*\}\}/g))
-        if (!['id', 'unique'].includes(m[1])) found.add(m[0]);
+      // Exactly what MARKS fills: `{{ id }}`, with spaces, is no template either.
+      for (const m of v.matchAll(/\{\{[^{}]*\}\}/g)) if (!MARK.test(m[0])) found.add(m[0]);
     } else if (Array.isArray(v)) v.forEach(walk);
     else if (isObject(v)) Object.values(v).forEach(walk);
   };
@@ -49,6 +49,19 @@ export function templateNotes(
       ),
     ),
   );
+}
+
+/**
+ * A webhook subscription body with every "{{receiverUrl}}" replaced by `url`, at any depth: the
+ * audit's round and a reproduction script's must send the same body.
+ */
+export function withReceiverUrl(body: unknown, url: string): unknown {
+  if (typeof body === 'string') return body.split('{{receiverUrl}}').join(url);
+  if (Array.isArray(body)) return body.map((v) => withReceiverUrl(v, url));
+  if (isObject(body)) {
+    return Object.fromEntries(Object.entries(body).map(([k, v]) => [k, withReceiverUrl(v, url)]));
+  }
+  return body;
 }
 
 /** A fresh value for `{{unique}}`: short, letters and digits only (fits emails, slugs, names). */

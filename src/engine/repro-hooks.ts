@@ -1,4 +1,5 @@
 // A webhook failure's script parts: a node receiver, the subscription as the audit made it, the wait and HOOK-* verdicts.
+import { withReceiverUrl } from '../core/payloads.js';
 import type { ReproCheck } from '../core/reproduce.js';
 import type { AuditConfig } from '../core/types.js';
 import { curlArgs, type Substitute } from '../http/curl.js';
@@ -80,16 +81,6 @@ function secretVar(config: AuditConfig): string | undefined {
 export function hookScriptable(config: AuditConfig, check: HookRepro): boolean {
   if (!config.webhooks) return false;
   return check.judge === 'delivery' || secretVar(config) !== undefined;
-}
-
-/** The subscription body with every "{{receiverUrl}}" replaced, at any depth (as the audit's round). */
-function withReceiverUrl(body: unknown, url: string): unknown {
-  if (typeof body === 'string') return body.split('{{receiverUrl}}').join(url);
-  if (Array.isArray(body)) return body.map((v) => withReceiverUrl(v, url));
-  if (body !== null && typeof body === 'object') {
-    return Object.fromEntries(Object.entries(body).map(([k, v]) => [k, withReceiverUrl(v, url)]));
-  }
-  return body;
 }
 
 /** Every occurrence of `text` as the shell expression `shell`. */

@@ -29,7 +29,7 @@ import { baseResult, joinMessages, problemList } from './results.js';
 import { applyWaiver } from './waivers.js';
 import { logIn } from './login.js';
 import { named } from '../core/named.js';
-import { Chains, type ChainStats } from './chains.js';
+import { Chains, type ChainPart, type ChainStats } from './chains.js';
 
 export interface RunOptions {
   catalogue: Check[];
@@ -94,7 +94,11 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
   const ledger = new Ledger();
   const custody = new Custody(config, ledger);
   const hub = new ObserverHub(plan.observers, config);
-  const chains = new Chains();
+  // Counted only for a caller that reads them (the bench): it costs a store run per task and a
+  // call per request.
+  const chains = options.onChains ? new Chains() : undefined;
+  const counted = <T>(part: ChainPart, work: () => Promise<T>): Promise<T> =>
+    chains ? chains.run(part, work) : work();
   /** Off during the reachability probe and cleanup: observers judge only the checks' own traffic. */
   let observing = false;
   const concurrency = Math.max(1, options.concurrency ?? 8);
@@ -113,7 +117,7 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
     userAgent: `conformance/${toolVersion()}`,
     network: { tls: config.tls, env: options.env },
     onNote: options.onNote,
-    onRequest: () => chains.request(),
+    ...(chains ? { onRequest: () => chains.request() } : {}),
     onExchange: (exchange) => {
       // Every answer read, the probes' and cleanup's too, tells which ids exist.
       custody.observe(exchange);
@@ -188,12 +192,12 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
       // Locks first, then a slot: a task waiting for a busy resource must not hold one of the
       // `concurrency` slots (with few resources, that left every other task waiting too).
       const lock = lockSpec(task.check.schedule, task.resource?.name, names);
-      const result = await chains.run(lock, () =>
+      const result = await counted(lock, () =>
         locks.with(lock.names, () => limit(() => runTask(task, deps)), lock.mode),
       );
       if (!task.silent) record(result);
     });
-    for (const task of plan.last) record(await chains.run('last', () => runTask(task, deps)));
+    for (const task of plan.last) record(await counted('last', () => runTask(task, deps)));
     const observed = hub.results(plan.resources, { hung: client.hungKinds });
     total = results.length + observed.length;
     for (const result of observed) {
@@ -205,10 +209,10 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
     observing = false;
     // Cleanup runs even after an interruption, and gives a service that stopped answering one more try.
     await client.beginCleanup(ledger.pending().length > 0 || custody.unaccountedCreates().length > 0);
-    const cleanupReport = await chains.run('cleanup', () =>
+    const cleanupReport = await counted('cleanup', () =>
       sendingAs({ phase: 'cleanup' }, () => cleanup(client, ledger, custody, run, deps.width)),
     );
-    options.onChains?.(chains.stats());
+    if (chains) options.onChains?.(chains.stats());
     const interrupted = signal.aborted;
     return {
       tool: { name: 'conformance', version: toolVersion() },

@@ -145,7 +145,9 @@ interface Verdict {
 
 /** Item reads that broke the schema, remembered per resource and id (at most, then forgotten all at once). */
 const MEMO_READS = 256;
-const reads = new WeakMap<ResourceConfig, Map<string, Evidence>>();
+const reads = new WeakMap<ResourceConfig, Map<string, () => Evidence>>();
+/** A read body up to this size is kept as its exchange, its evidence built only if a list finding needs it. */
+const LAZY_READ_CHARS = 8192;
 
 /** The id an item carries in its id field, as text (undefined: none usable). */
 function idOf(item: unknown, idField: string): string | undefined {
@@ -164,11 +166,14 @@ function readsBefore(x: Exchange, what: Representation, verdict: Verdict): Evide
     if (x.method !== 'GET' || id === undefined || verdict.problems.length === 0) return [];
     let known = byId;
     if (!known || known.size >= MEMO_READS) reads.set(what.resource, (known = new Map()));
-    known.set(id, x.evidence);
+    // Evidence is built (and redacted) only when a script reads it; a large body's now, so that
+    // the map does not hold the whole body.
+    const now = x.text.length > LAZY_READ_CHARS ? x.evidence : undefined;
+    known.set(id, now ? () => now : () => x.evidence);
     return [];
   }
   const read = verdict.ids?.map((id) => byId?.get(id)).find((e) => e !== undefined);
-  return read ? [read] : [];
+  return read ? [read()] : [];
 }
 
 /** The problems of an answer (NOT_JUDGED: nothing in it to judge), from the memo when its body was seen. */

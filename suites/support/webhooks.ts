@@ -9,6 +9,7 @@ import {
 import type { Evidence, WebhookConfig, WebhookReceiverConfig } from '../../src/core/types.js';
 import { idOf, isObject, unwrapItem } from '../../src/core/shapes.js';
 import { answered, is2xx } from '../../src/core/verdicts.js';
+import { withReceiverUrl } from '../../src/core/payloads.js';
 
 type Expectation = WebhookConfig['expect'][number];
 
@@ -120,16 +121,6 @@ function unreachableReason(baseUrl: string, where: WebhookReceiverConfig): strin
 
 function isLoopback(host: string): boolean {
   return host === 'localhost' || /^127\./.test(host) || host === '::1' || host === '[::1]';
-}
-
-/** The subscription body with every "{{receiverUrl}}" replaced, at any depth. */
-function withReceiverUrl(body: unknown, url: string): unknown {
-  if (typeof body === 'string') return body.split('{{receiverUrl}}').join(url);
-  if (Array.isArray(body)) return body.map((v) => withReceiverUrl(v, url));
-  if (isObject(body)) {
-    return Object.fromEntries(Object.entries(body).map(([k, v]) => [k, withReceiverUrl(v, url)]));
-  }
-  return body;
 }
 
 /** Where the new subscription lives (relative to the base URL): its Location, else `<path>/<id>` after a POST. */

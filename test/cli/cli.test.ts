@@ -129,13 +129,15 @@ describe('payload templates', () => {
     try {
       await writeFile(
         config,
-        yaml.replace('update: { price: 5 }', "update: { price: 5, name: 'n-{{uniq}}' }"),
+        yaml.replace('update: { price: 5 }', "update: { price: 5, name: 'n-{{uniq}}', code: '{{ id }}' }"),
       );
       const typo = await cli(args, exampleEnv(server));
       expect(typo.code).toBe(0);
       const notes = typo.stderr.split('\n').filter((l) => l.includes('note:'));
       expect(notes).toEqual([
         'conformance: note: resource widgets, update: {{uniq}} is not a payload template ({{id}}, {{unique}}); it is sent as written',
+        // Spaces inside make it no template either: it is sent as written too.
+        'conformance: note: resource widgets, update: {{ id }} is not a payload template ({{id}}, {{unique}}); it is sent as written',
       ]);
       // The example config's payloads hold none: no note.
       await writeFile(config, yaml);
