@@ -4,7 +4,8 @@ export default {
   rootDir: root,
   testMatch: ['<rootDir>/test/**/*.test.js'],
   transform: {},
-  testEnvironment: 'node',
+  // Node's, with each test file's async-local stores disabled when it ends (see the file).
+  testEnvironment: '<rootDir>/src/testing/jest-environment.js',
   testTimeout: 30000,
   // Several suites start servers; two workers match the CI machine's two cores.
   maxWorkers: 2,
