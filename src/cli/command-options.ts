@@ -53,7 +53,11 @@ export function initOptions<T>(y: Argv<T>) {
       default: false,
       describe: 'Accept any TLS certificate while discovering and probing (no verification)',
     })
-    .option('timeout', { type: 'number', default: 10000, describe: 'Deadline of one request in ms' });
+    .option('timeout', {
+      type: 'number',
+      default: AUDIT_DEFAULTS.timeout,
+      describe: 'Deadline of one request in ms',
+    });
 }
 
 /** The flags of every command that writes reports (`run`, `demo`, `merge`). */
@@ -88,6 +92,20 @@ export function mergeOptions<T>(y: Argv<T>) {
   );
 }
 
+/**
+ * Defaults of the options that shape an audit, one table for their definitions below and for the
+ * re-run command (cli/invocation.ts), which leaves out an option at its default: a default changed
+ * here changes both.
+ */
+export const AUDIT_DEFAULTS = {
+  concurrency: 8,
+  timeout: 10000,
+  'read-only': false,
+  force: false,
+  insecure: false,
+  'rate-limit-headers': true,
+} as const;
+
 /** The flags of an audit (`run` and `demo`). */
 export function runOptions<T>(y: Argv<T>) {
   return reportOptions(
@@ -115,29 +133,29 @@ export function runOptions<T>(y: Argv<T>) {
     })
     .option('concurrency', {
       type: 'number',
-      default: 8,
+      default: AUDIT_DEFAULTS.concurrency,
       describe:
         'Checks run at once, and requests they have in flight (a check alone sends up to that many), 1 to 1000; one resource is never probed by two checks at once',
     })
     .option('timeout', {
       type: 'number',
-      default: 10000,
+      default: AUDIT_DEFAULTS.timeout,
       describe: 'Deadline of one request in ms (headers and body), at most 2147483647',
     })
     .option('read-only', {
       type: 'boolean',
-      default: false,
+      default: AUDIT_DEFAULTS['read-only'],
       describe: 'Send only requests that cannot change state; skip the rest',
     })
     .option('force', {
       type: 'boolean',
-      default: false,
+      default: AUDIT_DEFAULTS.force,
       describe:
         'Audit even when every declared collection answers 404 to the first GET (by default a sign of a wrong base URL: exit 2)',
     })
     .option('insecure', {
       type: 'boolean',
-      default: false,
+      default: AUDIT_DEFAULTS.insecure,
       describe:
         "Accept any TLS certificate (no verification), like tls.insecure in the config; every report says so. Prefer tls.ca (the service's CA)",
     })
@@ -175,7 +193,7 @@ export function demoOptions<T>(y: Argv<T>) {
     })
     .option('rate-limit-headers', {
       type: 'boolean',
-      default: true,
+      default: AUDIT_DEFAULTS['rate-limit-headers'],
       describe: 'With --rate-limit: send RateLimit-* headers (--no-rate-limit-headers: only the 429s tell)',
     });
 }

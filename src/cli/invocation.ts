@@ -1,12 +1,13 @@
 // The CLI's own invocation, as a failure's "run this check again" command repeats it: the options that shape the audit.
 import type { Invocation } from '../core/reproduce.js';
+import { AUDIT_DEFAULTS } from './command-options.js';
 
 /** What `run` and `demo` were given, as yargs parsed it (kebab-case keys). */
 type Parsed = Record<string, unknown>;
 
 /**
  * Options repeated by the re-run command, with their defaults (an option at its default is left
- * out). Left out on purpose: what chooses checks and resources (--only, --skip, --resource,
+ * out; those with one are the CLI's own, AUDIT_DEFAULTS). Left out on purpose: what chooses checks and resources (--only, --skip, --resource,
  * --shard: the re-run names its own), what writes or shows reports (--reporter, --out, --quiet,
  * --verbose, --color: the re-run prints the console report and leaves the audit's files alone),
  * and --fail-on (the re-run sets it to fail the same way).
@@ -21,18 +22,18 @@ const SHAPING: Record<'run' | 'demo', Array<[string, unknown]>> = {
   demo: [
     ['break', undefined],
     ['rate-limit', undefined],
-    ['rate-limit-headers', true],
+    ['rate-limit-headers', AUDIT_DEFAULTS['rate-limit-headers']],
   ],
 };
 
 /** Options of both commands that change what the audit sends or how it judges. */
 const COMMON: Array<[string, unknown]> = [
-  ['timeout', 10000],
-  ['concurrency', 8],
+  ['timeout', AUDIT_DEFAULTS.timeout],
+  ['concurrency', AUDIT_DEFAULTS.concurrency],
   ['max-rps', undefined],
-  ['read-only', false],
-  ['force', false],
-  ['insecure', false],
+  ['read-only', AUDIT_DEFAULTS['read-only']],
+  ['force', AUDIT_DEFAULTS.force],
+  ['insecure', AUDIT_DEFAULTS.insecure],
 ];
 
 /**

@@ -129,6 +129,11 @@ describe('the command that runs a failed check again, pasted as printed', () => 
           broken.baseUrl,
           '--only',
           'methods',
+          // At its default (AUDIT_DEFAULTS): left out of the re-run; not at its default: repeated.
+          '--timeout',
+          '10000',
+          '--concurrency',
+          '4',
           '--reporter',
           'json',
           '--out',
@@ -140,7 +145,7 @@ describe('the command that runs a failed check again, pasted as printed', () => 
       const failed = await failures(out);
       const widgets = failed.find((f) => f.key === 'delete-removes widgets');
       expect(widgets?.rerun).toBe(
-        `conformance run --config ${config} --base-url ${broken.baseUrl} --only delete-removes --resource widgets --reporter console`,
+        `conformance run --config ${config} --base-url ${broken.baseUrl} --concurrency 4 --only delete-removes --resource widgets --reporter console`,
       );
       for (const secret of Object.values(env)) expect(widgets!.rerun).not.toContain(secret);
       const again = await tempDir();
