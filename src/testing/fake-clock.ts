@@ -19,8 +19,13 @@ export class FakeClock implements Clock {
   sleep = async (ms: number, signal?: AbortSignal): Promise<void> => {
     if (signal?.aborted) throw signal.reason;
     this.sleeps.push(ms);
-    const end = this.t + ms;
+    const end = this.now() + ms;
     await Promise.resolve();
-    this.t = Math.max(this.t, end);
+    this.moveTo(end);
   };
+
+  /** Moves the time on to `end` when a sleep ends (never back: an earlier, longer sleep stands). */
+  protected moveTo(end: number): void {
+    this.t = Math.max(this.t, end);
+  }
 }

@@ -1,7 +1,7 @@
 // Shared by the alternative-API tests: one full audit, and what its results come down to.
 import { expect } from '@jest/globals';
 import { isDeepStrictEqual } from 'node:util';
-import type { Clock } from '../../src/core/context.js';
+import { FakeClock } from '../../src/testing/fake-clock.js';
 import type { AuditConfig, RunResult } from '../../src/core/types.js';
 import type { RunOptions } from '../../src/engine/run.js';
 import { auditFixture, type RecordedAudit } from '../../src/testing/check-tester.js';
@@ -16,23 +16,17 @@ import { catalogue } from '../../suites/index.js';
  * is too short still meets the 429; between waits it runs as the wall clock does, so scripts run
  * in real time after the audit see the server's windows move as usual.
  */
-export class JumpingClock implements Clock {
+export class JumpingClock extends FakeClock {
   private ahead = 0;
   /** Set by `freeze`: the time it stopped at (waits still move it on). */
   private frozenAt?: number;
-  /** Every wait asked for, in ms. */
-  readonly sleeps: number[] = [];
 
-  now = (): number => this.frozenAt ?? Date.now() + this.ahead;
+  override now = (): number => this.frozenAt ?? Date.now() + this.ahead;
 
-  sleep = async (ms: number, signal?: AbortSignal): Promise<void> => {
-    if (signal?.aborted) throw signal.reason;
-    this.sleeps.push(ms);
-    const end = this.now() + ms;
-    await Promise.resolve();
+  protected override moveTo(end: number): void {
     if (this.frozenAt !== undefined) this.frozenAt = Math.max(this.frozenAt, end);
     else this.ahead = Math.max(this.ahead, end - Date.now());
-  };
+  }
 
   /**
    * Stops the clock where it is: a server on it sees every later request in one moment, so a
