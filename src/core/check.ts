@@ -327,6 +327,12 @@ export interface SummaryFinding<M extends string = string> extends Finding<M> {
   resource?: string;
 }
 
+/** What an observer keeps for one run: the engine makes one per observer per run. */
+export interface RunMemory {
+  /** The value kept under `key`, made by `make` the first time it is asked for. */
+  remember<T>(key: object | string, make: () => T): T;
+}
+
 /**
  * A check that judges every exchange the audit makes (e.g. "no 5xx"): it sends nothing.
  * The engine feeds it each exchange and groups its findings by resource.
@@ -335,9 +341,15 @@ export interface ObserverCheck<M extends string = string> extends CheckBase<M> {
   kind: 'observer';
   /**
    * Judges one exchange: a finding when it breaks the rule, undefined when it keeps it, NOT_JUDGED
-   * when it is not the kind of exchange the rule is about.
+   * when it is not the kind of exchange the rule is about. What it must remember between exchanges
+   * goes in `memory`, this run's own: never in module state, which a second run with the same
+   * config objects (a library caller's) would see.
    */
-  inspect(exchange: Exchange, config: AuditConfig): Finding<M> | typeof NOT_JUDGED | undefined;
+  inspect(
+    exchange: Exchange,
+    config: AuditConfig,
+    memory: RunMemory,
+  ): Finding<M> | typeof NOT_JUDGED | undefined;
   /**
    * Why a resource's result is skipped when responses came but none of them was judged, e.g.
    * "no 401 was answered".

@@ -6,6 +6,7 @@ import {
   type Finding,
   type ObserverCheck,
   type RunFacts,
+  type RunMemory,
   type SummaryFinding,
 } from '../core/check.js';
 import type { ReproCheck } from '../core/reproduce.js';
@@ -53,11 +54,15 @@ export class ObserverHub {
   /** What each failed result's script tests: the reproduce of the finding its first evidence proves. */
   private readonly reproductions = new WeakMap<CheckResult, { check?: ReproCheck; evidence?: Evidence[] }>();
 
+  /** Per observer (in `observers` order), what it remembers for this run. */
+  private readonly memories: RunMemory[];
+
   constructor(
     private readonly observers: ObserverCheck[],
     private readonly config: AuditConfig,
   ) {
     this.tallies = observers.map(() => new Map());
+    this.memories = observers.map(() => runMemory());
   }
 
   private tallyOf(observer: ObserverCheck, resource: string): Tally | undefined {
@@ -89,7 +94,7 @@ export class ObserverHub {
       this.file(observer, exchange);
       let finding: Finding | typeof NOT_JUDGED | undefined;
       try {
-        finding = observer.inspect(exchange, this.config);
+        finding = observer.inspect(exchange, this.config, this.memories[at]);
       } catch (err) {
         finding = {
           messageId: CHECK_BROKE,
@@ -275,4 +280,15 @@ export class ObserverHub {
     }
     return out;
   }
+}
+
+/** A run's memory for one observer: a map from key to value made on first use. */
+export function runMemory(): RunMemory {
+  const kept = new Map<unknown, unknown>();
+  return {
+    remember<T>(key: object | string, make: () => T): T {
+      if (!kept.has(key)) kept.set(key, make());
+      return kept.get(key) as T;
+    },
+  };
 }

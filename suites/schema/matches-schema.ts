@@ -1,7 +1,7 @@
 // DOC-SCHEMA: every item (and every element of a list) the audit receives matches the declared schema.
 import { basePathOf, TargetIndex } from '../../src/core/addressing.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { defineCheck, NOT_JUDGED, type Exchange } from '../../src/core/check.js';
+import { defineCheck, NOT_JUDGED, type Exchange, type RunMemory } from '../../src/core/check.js';
 import type { AuditConfig, Evidence, ResourceConfig } from '../../src/core/types.js';
 import { compileItemSchema } from '../support/http.js';
 import { isObject, unwrapItemLoose, unwrapList } from '../../src/core/shapes.js';
@@ -143,9 +143,13 @@ interface Verdict {
   ids?: string[];
 }
 
-/** Item reads that broke the schema, remembered per resource and id (at most, then forgotten all at once). */
+/**
+ * Item reads that broke the schema, remembered per resource and id for the run (at most, then
+ * forgotten all at once): the exchanges of this run only, so they live in the run's memory.
+ */
 const MEMO_READS = 256;
-const reads = new WeakMap<ResourceConfig, Map<string, () => Evidence>>();
+const READS = 'item reads that broke the schema';
+type Reads = Map<ResourceConfig, Map<string, () => Evidence>>;
 /** A read body up to this size is kept as its exchange, its evidence built only if a list finding needs it. */
 const LAZY_READ_CHARS = 8192;
 
@@ -159,7 +163,8 @@ function idOf(item: unknown, idField: string): string | undefined {
  * What a list finding needed before it: the audit's read of an element that broke the schema the
  * same way (what a list shows of an item may be what reading it changed, e.g. a view counter).
  */
-function readsBefore(x: Exchange, what: Representation, verdict: Verdict): Evidence[] {
+function readsBefore(x: Exchange, what: Representation, verdict: Verdict, memory: RunMemory): Evidence[] {
+  const reads = memory.remember<Reads>(READS, () => new Map());
   const byId = reads.get(what.resource);
   if (what.kind === 'item') {
     const id = verdict.ids?.[0];
@@ -267,14 +272,14 @@ export default defineCheck({
     return config.resources.some((r) => r.schema) ? undefined : 'no resource declares a schema';
   },
   nothingToJudge: 'no 2xx answer carried an item or a list of this resource to validate',
-  inspect(x, config) {
+  inspect(x, config, memory) {
     if (x.status === undefined || x.status < 200 || x.status > 299 || !x.isJson) return NOT_JUDGED;
     const what = representationOf(x, config);
     if (!what?.resource.schema) return NOT_JUDGED;
     const verdict = memoised(x, what);
     if (verdict === NOT_JUDGED) return NOT_JUDGED;
     const { problems } = verdict;
-    const before = readsBefore(x, what, verdict);
+    const before = readsBefore(x, what, verdict, memory);
     if (problems.length === 0) return undefined;
     // A list's script replays the read it needed first: its test then looks at the list, second.
     const reproduce =
