@@ -281,11 +281,8 @@ export default defineCheck({
     const { problems } = verdict;
     const before = readsBefore(x, what, verdict, memory);
     if (problems.length === 0) return undefined;
-    // A list's script replays the read it needed first: its test then looks at the list, second.
-    const reproduce =
-      before.length > 0 && verdict.reproduce?.kind === 'jq'
-        ? { ...verdict.reproduce, at: 1 }
-        : verdict.reproduce;
+    // A list's script replays the read it needed first; its test looks at the last exchange, the list.
+    const { reproduce } = verdict;
     const shown = problems.slice(0, MAX_ERRORS);
     const more = problems.length > MAX_ERRORS ? `, and ${problems.length - MAX_ERRORS} more` : '';
     return {
