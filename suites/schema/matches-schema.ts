@@ -4,7 +4,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import { defineCheck, NOT_JUDGED, type Exchange, type RunMemory } from '../../src/core/check.js';
 import type { AuditConfig, Evidence, ResourceConfig } from '../../src/core/types.js';
 import { compileItemSchema } from '../support/http.js';
-import { isObject, unwrapItemLoose, unwrapList } from '../../src/core/shapes.js';
+import { idOf, isObject, unwrapItemLoose, unwrapList } from '../../src/core/shapes.js';
 import { answered } from '../../src/core/verdicts.js';
 import { pointerGet } from '../../src/core/pointer.js';
 import type { ReproCheck } from '../../src/core/reproduce.js';
@@ -152,12 +152,6 @@ const READS = 'item reads that broke the schema';
 type Reads = Map<ResourceConfig, Map<string, () => Evidence>>;
 /** A read body up to this size is kept as its exchange, its evidence built only if a list finding needs it. */
 const LAZY_READ_CHARS = 8192;
-
-/** The id an item carries in its id field, as text (undefined: none usable). */
-function idOf(item: unknown, idField: string): string | undefined {
-  const id = isObject(item) ? item[idField] : undefined;
-  return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
-}
 
 /**
  * What a list finding needed before it: the audit's read of an element that broke the schema the
