@@ -189,11 +189,13 @@ export class ObserverHub {
   /**
    * What the reproduction script of one of `results` tests (`check`: the `reproduce` of the finding
    * its first evidence proves, else the observer's; undefined: the statuses seen) and replays
-   * (`evidence`: what that finding needed before its exchange, then the exchange; undefined: the
-   * result's first exchange).
+   * (`evidence`: what that finding needed before its exchange, then the exchange; else the
+   * result's first exchange, or its first four for an error-body verdict, which compares the
+   * shapes of several answers).
    */
-  reproduceOf(result: CheckResult): { check?: ReproCheck; evidence?: Evidence[] } {
-    return this.reproductions.get(result) ?? {};
+  reproduceOf(result: CheckResult): { check?: ReproCheck; evidence: Evidence[] } {
+    const { check, evidence } = this.reproductions.get(result) ?? {};
+    return { check, evidence: evidence ?? result.evidence.slice(0, check?.kind === 'error-body' ? 4 : 1) };
   }
 
   /** How many results observers will produce at most (for progress totals). */

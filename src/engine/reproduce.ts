@@ -65,8 +65,7 @@ export function withReproduction(
   result: CheckResult,
   deps: ReproDeps,
   check?: ReproCheck,
-  // An error-body verdict compares the shapes of several answers (an observer's first few exchanges).
-  evidence: Evidence[] = result.evidence.slice(0, check?.kind === 'error-body' ? 4 : 1),
+  evidence: Evidence[] = result.evidence.slice(0, 1),
 ): CheckResult {
   if (result.status !== 'failed') return result;
   const { redactor } = deps.client;

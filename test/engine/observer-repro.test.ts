@@ -59,6 +59,17 @@ describe("an observer's result script", () => {
     hub.inspect(exchange('/a', 500));
     hub.inspect(exchange('/b', 503));
     const [result] = hub.results([RESOURCE]);
-    expect(hub.reproduceOf(result)).toEqual({ check: declared, evidence: undefined });
+    const { check, evidence } = hub.reproduceOf(result);
+    expect(check).toEqual(declared);
+    // An error-body verdict compares the shapes of several answers: the first four are replayed.
+    expect(evidence.map((e) => e.request.url)).toEqual(['/a', '/b']);
+  });
+
+  it("replays the result's first exchange when the first finding needed nothing before it", () => {
+    const hub = new ObserverHub([observer({ kind: 'status' })], CONFIG);
+    hub.inspect(exchange('/a', 500));
+    hub.inspect(exchange('/c', 502));
+    const [result] = hub.results([RESOURCE]);
+    expect(hub.reproduceOf(result).evidence.map((e) => e.request.url)).toEqual(['/a']);
   });
 });
