@@ -1,7 +1,7 @@
 // URLs a reproduction script follows as the audit did: every next page of a collection it looks in, the Location a create answered.
 import type { ReproCheck } from '../core/reproduce.js';
 import type { Evidence } from '../core/types.js';
-import { sq } from './repro-shell.js';
+import { originOf, sq } from './repro-shell.js';
 
 /** Pages a script reads at most per collection read. */
 const MAX_PAGES = 50;
@@ -71,7 +71,7 @@ export function pagesFunctions(): string[] {
     "# HINT: what its body says of the next page, when pages has read it already (jq's first line).",
     'next_page() {',
     '  local url=$2 next origin',
-    "  origin=$(printf '%s' \"$url\" | sed -E 's#^([A-Za-z][A-Za-z0-9+.-]*://[^/?#]*).*#\\1#')",
+    `  origin=${originOf('url')}`,
     "  next=$(header \"$1\" link | tr ',' '\\n' | grep -Ei 'rel=\"?next\"?' | sed -nE 's/.*<([^>]*)>.*/\\1/p' | head -n 1)",
     '  if [ -z "$next" ]; then',
     `    if [ $# -ge 3 ]; then next=$3; else next=$(jq -r ${NEXT_IN_BODY} "$tmp/$1.body" 2>/dev/null | head -n 1); fi`,

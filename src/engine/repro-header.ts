@@ -1,6 +1,6 @@
 // The comment header of a reproduction script: what it reproduces, what it needs, its variables.
 import type { Secret } from '../core/types.js';
-import { dq } from './repro-shell.js';
+import { dq, originOf } from './repro-shell.js';
 import type { ReproFailure } from './reproduce.js';
 
 /**
@@ -37,7 +37,7 @@ export function scriptHeader(
     `BASE_URL="\${BASE_URL:-${dq(base)}}"`,
   ];
   if (text.includes('${ORIGIN}')) {
-    out.push(`ORIGIN=$(printf '%s' "$BASE_URL" | sed -E 's#^([A-Za-z][A-Za-z0-9+.-]*://[^/?#]*).*#\\1#')`);
+    out.push(`ORIGIN=${originOf('BASE_URL')}`);
   }
   for (const name of envVars) {
     const from = secrets.find((s) => s.envVar === name)?.source;

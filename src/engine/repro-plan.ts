@@ -56,9 +56,10 @@ export class Plan {
     // Which created items the steps name, and which of them the steps create themselves.
     const madeHere = new Set<string>();
     const needed: Creation[] = [];
+    // The item each step created (its POST's answer named it), if any.
+    const made = sent.map((_, i) => creations.made(evidence[i]));
     sent.forEach(({ input }, i) => {
-      const made = creations.made(evidence[i]);
-      if (made) madeHere.add(made.path);
+      if (made[i]) madeHere.add(made[i].path);
       const named = this.createdItemOf(input.url);
       if (named && !madeHere.has(named.path) && !needed.includes(named)) needed.push(named);
     });
@@ -103,20 +104,19 @@ export class Plan {
           ref.label = `GET ${this.pathLabel(firstPage(s.input.url))} (every page)`;
           body.push(this.pagesLine(ref.name, ref.label, s.input, s.options));
         } else {
-          const made = creations.made(evidence[i]);
-          const list = made ? undefined : this.listBeforePost(s.input);
+          const list = made[i] ? undefined : this.listBeforePost(s.input);
           if (list)
             body.push(this.pagesLine(`${ref.name}before`, `${list.label} (before the POST)`, list.input));
           body.push(
             this.check.kind === 'remembered' ? this.stateLine(ref, s, i, sent[0]) : this.stepLine(ref, s),
           );
         }
-        const made = creations.made(evidence[i]);
+        const created = made[i];
         const compared = this.check.kind === 'ids-differ' && this.check.at.includes(i);
-        if (compared && !made) body.push(...this.readId(ref, s.input));
-        else if (made) {
-          ref.idVar = this.variable(made);
-          body.push(...this.capture(ref.name, ref.idVar, made.resource, made.namedAt, false));
+        if (compared && !created) body.push(...this.readId(ref, s.input));
+        else if (created) {
+          ref.idVar = this.variable(created);
+          body.push(...this.capture(ref.name, ref.idVar, created.resource, created.namedAt, false));
         } else body.push(...this.sideEffects(ref.name, s.input));
         steps.push(ref);
       });
@@ -133,14 +133,15 @@ export class Plan {
       else body.push(...verdictLines(check, steps).map((l) => l.split(SENT_WORD).join(sentWord)));
     } else body.push(...verdictLines(this.check, steps));
     const pageLines = [...(this.paging ? pagesFunctions() : []), ...(this.priming ? primedFunction() : [])];
+    const deletes = this.deleteFunctions();
     const header = scriptHeader(
       this.failure,
       this.base,
       this.deps.config.secrets,
-      [...pageLines, ...body, ...this.deleteFunctions()],
+      [...pageLines, ...body, ...deletes],
       this.deps.invocation?.baseUrlNote,
     );
-    return [...header, ...prologue(), ...pageLines, ...this.deleteFunctions(), ...body, ''].join('\n');
+    return [...header, ...prologue(), ...pageLines, ...deletes, ...body, ''].join('\n');
   }
 
   /**
@@ -283,9 +284,17 @@ export class Plan {
   private stepLine(ref: StepRef, s: { input: CurlInput; options: CurlOptions }): string {
     const prime = this.primer(s.input);
     if (!prime) return this.sendLine(ref.name, ref.label, s);
+    return this.primedLine(
+      ref,
+      this.argsOf(prime, this.deps.client.connection),
+      this.argsOf(s.input, s.options),
+    );
+  }
+
+  /** `send_primed`: the step's request by the same curl right after the primer, on its connection. */
+  private primedLine(ref: StepRef, primer: string[], args: string[]): string {
     this.priming = true;
-    const primer = this.argsOf(prime, this.deps.client.connection).join(' ');
-    return `send_primed ${ref.name} ${sq(ref.label)} ${primer} -- ${this.argsOf(s.input, s.options).join(' ')}`;
+    return `send_primed ${ref.name} ${sq(ref.label)} ${primer.join(' ')} -- ${args.join(' ')}`;
   }
 
   /** A step of a `remembered` check: on the connection of the first step, or with its cookie jar (see stateStep). */
@@ -297,10 +306,9 @@ export class Plan {
   ): string {
     const step = stateStep(this.check as Remembered, i, s.input);
     ref.label += step.label;
-    const args = this.argsOf(step.input, s.options).join(' ');
-    if (!step.primed) return `send ${ref.name} ${sq(ref.label)} ${args}${step.after}`;
-    this.priming = true;
-    return `send_primed ${ref.name} ${sq(ref.label)} ${this.argsOf(first.input, first.options).join(' ')} -- ${args}`;
+    const args = this.argsOf(step.input, s.options);
+    if (!step.primed) return `send ${ref.name} ${sq(ref.label)} ${args.join(' ')}${step.after}`;
+    return this.primedLine(ref, this.argsOf(first.input, first.options), args);
   }
 
   /**

@@ -23,6 +23,11 @@ export interface StepRef {
 // The shell quoting of curl lines, so a script and a pasted curl line quote alike.
 export { dq, sq } from '../http/curl.js';
 
+/** The shell expression of the origin (scheme://host:port) of the URL in shell variable `name`. */
+export function originOf(name: string): string {
+  return `$(printf '%s' "$${name}" | sed -E 's#^([A-Za-z][A-Za-z0-9+.-]*://[^/?#]*).*#\\1#')`;
+}
+
 /**
  * Helpers every script defines: `send` (one request: status, headers and body to files, a line
  * printed), `status`, `header` (a response header's last value), `body`, the cleanup list run by
