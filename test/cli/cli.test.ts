@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startExampleFixture, startRawFixture } from '../../src/testing/fixture-server.js';
 import { packagePath } from '../../src/core/paths.js';
-import { exampleEnv } from '../../src/testing/example-config.js';
+import { exampleEnv, writeExampleConfig } from '../../src/testing/example-config.js';
 import { runCli } from '../../src/testing/cli-runner.js';
 import { FakeClock } from '../../src/testing/fake-clock.js';
 
@@ -109,13 +109,7 @@ describe('payload templates', () => {
   it('names a {{word}} in a payload that is no template (a typo), once, before the audit sends it as written', async () => {
     const server = await startExampleFixture({ now: clock.now });
     const dir = await mkdtemp(join(tmpdir(), 'conf-cli-'));
-    const config = join(dir, 'conformance.yaml');
-    // Written elsewhere: the item schemas it names are found where they are.
-    const yaml = (await readFile(exampleYaml, 'utf8')).replaceAll(
-      './schemas/',
-      `${packagePath('config', 'schemas')}/`,
-    );
-    const args = [
+    const args = (config: string) => [
       'run',
       '--base-url',
       server.baseUrl,
@@ -127,11 +121,10 @@ describe('payload templates', () => {
       'MTH-CREATE',
     ];
     try {
-      await writeFile(
-        config,
-        yaml.replace('update: { price: 5 }', "update: { price: 5, name: 'n-{{uniq}}', code: '{{ id }}' }"),
+      const typos = await writeExampleConfig((text) =>
+        text.replace('update: { price: 5 }', "update: { price: 5, name: 'n-{{uniq}}', code: '{{ id }}' }"),
       );
-      const typo = await cli(args, exampleEnv(server));
+      const typo = await cli(args(typos), exampleEnv(server));
       expect(typo.code).toBe(0);
       const notes = typo.stderr.split('\n').filter((l) => l.includes('note:'));
       expect(notes).toEqual([
@@ -140,8 +133,7 @@ describe('payload templates', () => {
         'conformance: note: resource widgets, update: {{ id }} is not a payload template ({{id}}, {{unique}}); it is sent as written',
       ]);
       // The example config's payloads hold none: no note.
-      await writeFile(config, yaml);
-      const clean = await cli(args, exampleEnv(server));
+      const clean = await cli(args(await writeExampleConfig()), exampleEnv(server));
       expect(clean.code).toBe(0);
       expect(clean.stderr).not.toContain('note:');
     } finally {

@@ -1,15 +1,12 @@
 // auth.login / auth.limitedLogin: tokens from a JSON login and from OAuth 2 client credentials; a failed login stops the run (exit 2).
 import { describe, expect, it } from '@jest/globals';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Middleware } from '../../src/example-api/index.js';
 import { runAudit } from '../../src/engine/run.js';
 import { catalogue } from '../../suites/index.js';
-import { packagePath } from '../../src/core/paths.js';
 import { startExampleFixture } from '../../src/testing/fixture-server.js';
 import { schemeConfig } from '../../src/testing/scheme-config.js';
-import { exampleEnv } from '../../src/testing/example-config.js';
+import { exampleEnv, writeExampleConfig } from '../../src/testing/example-config.js';
 import { runCli } from '../../src/testing/cli-runner.js';
 import { reporters } from '../../src/reporters/index.js';
 
@@ -116,14 +113,8 @@ describe('a login that fails stops the run with exit 2, naming the step', () => 
       middleware: logins,
     });
     try {
-      const dir = mkdtempSync(join(tmpdir(), 'conformance-login-'));
-      const file = join(dir, 'conformance.config.yaml');
-      const example = readFileSync(packagePath('config', 'example.yaml'), 'utf8');
-      writeFileSync(
-        file,
-        example
-          .replace(/^auth:\n(?: {2}.*\n)+/m, `auth:\n${auth}`)
-          .replace(/\.\/schemas\//g, `${packagePath('config', 'schemas')}/`),
+      const file = await writeExampleConfig((text) =>
+        text.replace(/^auth:\n(?: {2}.*\n)+/m, `auth:\n${auth}`),
       );
       return await runCli(
         [
@@ -133,7 +124,7 @@ describe('a login that fails stops the run with exit 2, naming the step', () => 
           '--base-url',
           server.baseUrl,
           '--out',
-          join(dir, 'r'),
+          join(dirname(file), 'r'),
           '--reporter',
           'json',
         ],

@@ -1,12 +1,11 @@
 // Waivers in a real audit: covered failures are waived (and pass), expired ones fail again; bad ids are config errors.
 import { describe, expect, it } from '@jest/globals';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exitCodeOf } from '../../src/cli/audit.js';
-import { packagePath } from '../../src/core/paths.js';
 import { auditFixture } from '../../src/testing/check-tester.js';
-import { exampleEnv } from '../../src/testing/example-config.js';
+import { exampleEnv, writeExampleConfig } from '../../src/testing/example-config.js';
 import { startExampleFixture } from '../../src/testing/fixture-server.js';
 import { catalogue } from '../../suites/index.js';
 import { runCli } from '../../src/testing/cli-runner.js';
@@ -40,16 +39,8 @@ describe('waivers in a run', () => {
   });
 });
 
-async function configWith(waivers: string): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'conf-waivers-'));
-  const example = await readFile(packagePath('config', 'example.yaml'), 'utf8');
-  const file = join(dir, 'conformance.config.yaml');
-  // Schemas are relative to the config file: point them back at config/schemas.
-  await writeFile(
-    file,
-    `${example.replaceAll('./schemas/', `${packagePath('config', 'schemas')}/`)}\nwaivers:\n${waivers}`,
-  );
-  return file;
+function configWith(waivers: string): Promise<string> {
+  return writeExampleConfig((text) => `${text}\nwaivers:\n${waivers}`);
 }
 
 describe('waivers on the command line', () => {

@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { packagePath } from '../../src/core/paths.js';
 import type { Clock } from '../../src/http/client.js';
 import { runCli, type CliRun } from '../../src/testing/cli-runner.js';
-import { exampleEnv } from '../../src/testing/example-config.js';
+import { exampleEnv, writeExampleConfig } from '../../src/testing/example-config.js';
+
+export { writeExampleConfig };
 import type { FixtureServer } from '../../src/testing/fixture-server.js';
 
 /** A distinctive token with the characters that JSON and URL encodings change (/, +, =). */
@@ -51,20 +53,6 @@ export async function writeConfig(dir: string, extra: Record<string, unknown> = 
     ...extra,
   };
   await writeFile(file, JSON.stringify(config, null, 2));
-  return file;
-}
-
-/**
- * Writes config/example.yaml changed by `edit` (its text in, the new text out) to a fresh
- * directory, its schema paths pointing at the package's; throws when `edit` changed nothing
- * (config/example.yaml changed: the test must follow).
- */
-export async function writeExampleConfig(edit: (text: string) => string): Promise<string> {
-  const example = await readFile(packagePath('config', 'example.yaml'), 'utf8');
-  const text = edit(example);
-  if (text === example) throw new Error('config/example.yaml changed: update the edit of this test');
-  const file = join(await tempDir(), 'conformance.yaml');
-  await writeFile(file, text.replaceAll('./schemas/', `${packagePath('config', 'schemas')}/`));
   return file;
 }
 
