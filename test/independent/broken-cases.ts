@@ -211,6 +211,17 @@ export function testBrokenCases(title: string, cases: BrokenCase[]): void {
           const replay = await replayFailures(result, broken, correct, (s) => altEnv(s as AltServer), {
             keeps: c.keeps || c.scriptLeaves,
             misses: c.misses,
+            // Stopped clocks move on between stages, as if each ran LATER_MS later: each burst meets
+            // the limits afresh. Else the next script's first request met the last burst's 429 in the
+            // same stopped second and sat out its Retry-After five times, in real time.
+            ...(c.frozen
+              ? {
+                  between: async () => {
+                    await audit.clock.sleep(LATER_MS);
+                    await still.sleep(LATER_MS);
+                  },
+                }
+              : {}),
           });
           expectReproduced(replay);
         } finally {

@@ -107,7 +107,12 @@ export async function replayFailures(
   broken: FixtureServer,
   correct: FixtureServer,
   env: (server: FixtureServer) => NodeJS.ProcessEnv,
-  options: { keeps?: boolean; misses?: readonly string[] } = {},
+  options: {
+    keeps?: boolean;
+    misses?: readonly string[];
+    /** Called between two stages of scripts (see `schedule`), e.g. to move the servers' clocks on. */
+    between?: () => Promise<void>;
+  } = {},
 ): Promise<ReplayReport> {
   const failed = result.results.filter((r) => r.status === 'failed');
   const dir = await mkdtemp(join(tmpdir(), 'conf-repro-'));
@@ -150,7 +155,8 @@ export async function replayFailures(
         misses.push(`${keyOf(r)}: broken ${b.code} ${verdict(b.out)} | correct ${c.code} ${verdict(c.out)}`);
       } else expect(verdict(c.out)).toMatch(/^not reproduced: /);
     };
-    for (const stage of schedule(scripted.filter((r) => !skipped.includes(r)))) {
+    for (const [at, stage] of schedule(scripted.filter((r) => !skipped.includes(r))).entries()) {
+      if (at > 0) await options.between?.();
       await pool(stage, LANES, async (lane) => {
         for (const r of lane) await replay(r);
       });
