@@ -1,5 +1,5 @@
 // Validation against config/schema.json, with ajv's errors turned into one readable line each.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
 import formats from 'ajv-formats';
@@ -37,12 +37,16 @@ export function configAjv(extra: Options = {}): { ajv: Ajv; schema: object } {
 let compiled: ValidateFunction | undefined;
 
 /**
- * The config schema's validator: the build's precompiled one, or (no build yet: a test compiled
- * from the sources alone) the schema compiled now.
+ * The config schema's validator: the build's precompiled one, or the schema compiled now when no
+ * build has compiled it since it last changed (a test compiled from the sources alone, an edit of
+ * the schema not yet built). An installed package's files all carry one time: precompiled.
  */
 function configValidator(): ValidateFunction {
   if (compiled) return compiled;
-  if (existsSync(PRECOMPILED)) compiled = createRequire(import.meta.url)(PRECOMPILED) as ValidateFunction;
+  const current =
+    existsSync(PRECOMPILED) &&
+    statSync(PRECOMPILED).mtimeMs >= statSync(packagePath('config', 'schema.json')).mtimeMs;
+  if (current) compiled = createRequire(import.meta.url)(PRECOMPILED) as ValidateFunction;
   else {
     const { ajv, schema } = configAjv();
     compiled = ajv.compile(schema);
