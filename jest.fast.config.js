@@ -10,25 +10,34 @@ import base from './jest.config.js';
  * from an earlier run (a fresh clone) starts these first, in this order (scripts/jest-sequencer.mjs).
  */
 export const SLOW = [
-  // Longest first (seconds of a worker in a full run on 2 cores), as a cold `npm test` starts them.
-  // Whole audits of the alternative API and of every break, each failure's script run twice (6-34 s).
-  'test/independent/',
-  // Django REST framework, Parse Server, PostgREST, json-server: started, seeded, audited (1-23 s).
-  'test/real-servers/',
-  // Peak-memory runs in a child process: huge, deep, compressed bodies, a webhook flood (4-20 s).
+  // Longest first (seconds of a worker in a full run on 2 cores), as a cold `npm test` starts them:
+  // a file named here comes before the folder that holds it (within a folder, jest orders by size,
+  // and the longest files of test/independent/ are the shortest, 7 lines calling shared cases).
+  // Whole audits of the alternative API broken one way each, each failure's script run twice (24-40 s).
+  'test/independent/alt-api-broken-data.test.js',
+  'test/independent/alt-api-broken-auth.test.js',
+  // Django REST framework started, seeded and audited twice, with its throttle's real waits (20-27 s).
+  'test/real-servers/drf-audit.test.js',
+  // The example API broken each way, audited, each failure's script run twice (19-26 s).
+  'test/independent/example-breaks.test.js',
+  // Peak-memory runs in a child process: huge, deep, compressed bodies (8-18 s).
   'test/safety/large-bodies.test.js',
   'test/safety/deep-json.test.js',
   'test/safety/compressed.test.js',
-  'test/safety/webhook-flood.test.js',
   // Whole CLI runs, several per test: every demo break in every report, three shards and their
   // merge, init's starter configs audited, invalid HTTP from raw sockets, the CLI's exit codes (2-11 s).
   'test/cli/demo-breaks.test.js',
+  // npm pack and npm install of the tarball (7-9 s).
+  'test/packaging/',
+  // The rest of the independent corpus: the alternative API valid in every variant (7-9 s).
+  'test/independent/',
+  'test/safety/hostile.test.js',
+  // Parse Server, PostgREST, json-server: started, seeded, audited (1-6 s).
+  'test/real-servers/',
+  'test/safety/webhook-flood.test.js',
   // Whole audits of many fixtures: ERR-* and DOC-SCHEMA cases, hostile services, secrets echoed in
   // every spelling (3-8 s each; in a full run observer files share their audits).
   'test/suites/errors.test.js',
-  // npm pack and npm install of the tarball (8 s).
-  'test/packaging/',
-  'test/safety/hostile.test.js',
   'test/suites/schema.test.js',
   // Every OpenAPI version audited against its config equivalent, and OpenAPI-driven runs (4-5 s).
   'test/openapi/equivalence.test.js',
