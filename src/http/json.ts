@@ -92,12 +92,13 @@ export function bodyValue(bytes: Buffer, complete: boolean, unusable?: string): 
   }
   const out: BodyValue = { text, json: undefined, isJson: false, validUtf8, cost: text.length, jsonCost: 0 };
   if (complete && unusable !== undefined) return { ...out, problem: unusable };
-  const content = text.trim().length;
-  if (!complete || content === 0) return out;
+  // The value without the whitespace around it (a slice of the text, not a copy).
+  const value = text.trim();
+  if (!complete || value.length === 0) return out;
   if (!validUtf8) return { ...out, problem: NOT_UTF8 };
   const parsed = parseJson(text);
   if (!parsed.ok) return { ...out, problem: parsed.problem };
-  const jsonCost = valueCost(text, content);
+  const jsonCost = valueCost(value, text.length);
   return { ...out, json: parsed.value, isJson: true, cost: text.length + jsonCost, jsonCost };
 }
 
@@ -106,19 +107,20 @@ const COLON = 0x3a;
 const BRACE = 0x7b;
 
 /**
- * About the memory a parsed value takes, from its text: its characters (padding around it left
- * out), plus 8 bytes per array element or member (a slot in V8: a dense `[1,2,3,…]` costs twice
- * its characters) and 24 per object. Commas and colons inside strings count too: an overestimate
- * errs on the side of the memory bound. Counted only for bodies the budget watches.
+ * About the memory a parsed value takes, from its text without the whitespace around it (`value`;
+ * the body's whole text is `bodyChars` long): its characters, plus 8 bytes per array element or
+ * member (a slot in V8: a dense `[1,2,3,…]` costs twice its characters) and 24 per object. Commas
+ * and colons inside strings count too: an overestimate errs on the side of the memory bound.
+ * Counted only for bodies the budget watches; the padding around a value is not read again.
  */
-function valueCost(text: string, content: number): number {
-  if (text.length < HELD_FROM) return content;
+function valueCost(value: string, bodyChars: number): number {
+  if (bodyChars < HELD_FROM) return value.length;
   let separators = 0;
   let objects = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
     if (c === COMMA || c === COLON) separators++;
     else if (c === BRACE) objects++;
   }
-  return content + 8 * separators + 24 * objects;
+  return value.length + 8 * separators + 24 * objects;
 }
