@@ -6,35 +6,20 @@ import { AUDIT_DEFAULTS } from './command-options.js';
 type Parsed = Record<string, unknown>;
 
 /**
- * Options repeated by the re-run command, with their defaults (an option at its default is left
- * out; those with one are the CLI's own, AUDIT_DEFAULTS). Left out on purpose: what chooses checks and resources (--only, --skip, --resource,
- * --shard: the re-run names its own), what writes or shows reports (--reporter, --out, --quiet,
- * --verbose, --color: the re-run prints the console report and leaves the audit's files alone),
- * and --fail-on (the re-run sets it to fail the same way).
+ * Options repeated by the re-run command; one at its default (AUDIT_DEFAULTS, the CLI's own) is
+ * left out, and so is one without a default that was not given. Left out on purpose: what chooses
+ * checks and resources (--only, --skip, --resource, --shard: the re-run names its own), what
+ * writes or shows reports (--reporter, --out, --quiet, --verbose, --color: the re-run prints the
+ * console report and leaves the audit's files alone), and --fail-on (the re-run sets it to fail
+ * the same way).
  */
-const SHAPING: Record<'run' | 'demo', Array<[string, unknown]>> = {
-  run: [
-    ['config', undefined],
-    ['base-url', undefined],
-    ['openapi', undefined],
-    ['openapi-allow-ref', undefined],
-  ],
-  demo: [
-    ['break', undefined],
-    ['rate-limit', undefined],
-    ['rate-limit-headers', AUDIT_DEFAULTS['rate-limit-headers']],
-  ],
+const SHAPING: Record<'run' | 'demo', string[]> = {
+  run: ['config', 'base-url', 'openapi', 'openapi-allow-ref'],
+  demo: ['break', 'rate-limit', 'rate-limit-headers'],
 };
 
 /** Options of both commands that change what the audit sends or how it judges. */
-const COMMON: Array<[string, unknown]> = [
-  ['timeout', AUDIT_DEFAULTS.timeout],
-  ['concurrency', AUDIT_DEFAULTS.concurrency],
-  ['max-rps', undefined],
-  ['read-only', AUDIT_DEFAULTS['read-only']],
-  ['force', AUDIT_DEFAULTS.force],
-  ['insecure', AUDIT_DEFAULTS.insecure],
-];
+const COMMON = ['timeout', 'concurrency', 'max-rps', 'read-only', 'force', 'insecure'];
 
 /**
  * The invocation of `conformance <command>` with these parsed options: the words of every
@@ -44,9 +29,9 @@ const COMMON: Array<[string, unknown]> = [
  */
 export function invocationOf(command: 'run' | 'demo', argv: Parsed): Invocation {
   const options: string[] = [];
-  for (const [name, fallback] of [...SHAPING[command], ...COMMON]) {
+  for (const name of [...SHAPING[command], ...COMMON]) {
     const value = argv[name];
-    if (value === undefined || value === fallback) continue;
+    if (value === undefined || value === (AUDIT_DEFAULTS as Record<string, unknown>)[name]) continue;
     // A list option is repeated once per value given (yargs gathers them again).
     if (Array.isArray(value)) for (const v of value) options.push(`--${name}`, String(v));
     else if (typeof value === 'boolean') options.push(value ? `--${name}` : `--no-${name}`);

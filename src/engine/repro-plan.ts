@@ -238,12 +238,12 @@ export class Plan {
     if (input.method === 'POST' && target.id === undefined) {
       const at = this.deps.custody.creations.namedAt(target.r.name) ?? { body: [target.r.idField] };
       const read = readAt(step, at, true);
-      // A batch create (an array) names several items: each goes on the cleanup list.
-      const lines = [
-        `case "$(status ${step})" in 2*) for made in ${read}; do cleanup+=("${fn}:$made"); done ;; esac`,
-      ];
       const list = this.listBeforePost(input);
-      if (!list) return lines;
+      // A batch create (an array) names several items: each goes on the cleanup list.
+      if (!list)
+        return [
+          `case "$(status ${step})" in 2*) for made in ${read}; do cleanup+=("${fn}:$made"); done ;; esac`,
+        ];
       // An answer that names no item (a batch's count): what the collection lists anew is deleted.
       // The ids the answer names are read once (one jq), for the cleanup list and for that test.
       const ids = (name: string): string =>

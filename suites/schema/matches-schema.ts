@@ -166,7 +166,7 @@ function readsBefore(x: Exchange, what: Representation, verdict: Verdict, memory
     let known = byId;
     if (!known || known.size >= MEMO_READS) reads.set(what.resource, (known = new Map()));
     // Evidence is built (and redacted) only when a script reads it; a large body's now, so that
-    // the map does not hold the whole body.
+    // the map does not hold the whole body (its closure keeps the evidence, not the exchange).
     const now = x.text.length > LAZY_READ_CHARS ? x.evidence : undefined;
     known.set(id, now ? () => now : () => x.evidence);
     return [];
