@@ -3,6 +3,7 @@ import { afterAll, describe, expect, it } from '@jest/globals';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pLimit from 'p-limit';
 import {
   BREAK_ALSO_FAILS,
   BREAK_DESCRIPTIONS,
@@ -26,23 +27,6 @@ type FullAudit = Promise<{ r: Awaited<ReturnType<typeof runCli>>; out: string }>
  */
 const SIDE_BY_SIDE = 3;
 
-/** Runs `work` once fewer than `limit` others run. */
-function queue(limit: number): <T>(work: () => Promise<T>) => Promise<T> {
-  let running = 0;
-  const waiting: Array<() => void> = [];
-  return async (work) => {
-    if (running >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
-    else running++;
-    try {
-      return await work();
-    } finally {
-      const next = waiting.shift();
-      if (next) next();
-      else running--;
-    }
-  };
-}
-
 let fullAudits: Map<string, FullAudit> | undefined;
 /**
  * The full audit of the demo with one break, every report written: run once per break and shared,
@@ -51,7 +35,7 @@ let fullAudits: Map<string, FullAudit> | undefined;
  */
 function fullAudit(name: string): FullAudit {
   if (!fullAudits) {
-    const inTurn = queue(SIDE_BY_SIDE);
+    const inTurn = pLimit(SIDE_BY_SIDE);
     // The slowest first; then the one the first test reads.
     const first = ['create-not-readable', 'delete-noop'];
     const rank = (n: string) => (first.includes(n) ? first.indexOf(n) : first.length);

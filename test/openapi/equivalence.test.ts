@@ -1,8 +1,9 @@
 // The audit driven only by a document finds the same violations as one driven by the equivalent hand-written config.
 import { describe, expect, it } from '@jest/globals';
+import { FakeClock } from '../../src/testing/fake-clock.js';
 import type { Breaks } from '../../src/example-api/index.js';
 import { startExampleFixture } from '../../src/testing/fixture-server.js';
-import { cli, fakeTime, fixture, readReport, tempFolder, tokenEnv, type ReportResult } from './helpers.js';
+import { cli, fixture, readReport, tempFolder, tokenEnv, type ReportResult } from './helpers.js';
 
 /** Breaks grouped so that each group touches different checks (one server per group, two audits each). */
 const BREAK_SETS: Array<{ name: string; breaks: Breaks }> = [
@@ -27,7 +28,7 @@ describe('document-driven and config-driven audits find the same violations', ()
   for (const { name, breaks } of BREAK_SETS) {
     it(name, async () => {
       // One fake clock for the API and both audits: the rate-limit waits take no real time.
-      const clock = fakeTime();
+      const clock = new FakeClock();
       const server = await startExampleFixture({ breaks, now: clock.now });
       try {
         const byDocument = await tempFolder();

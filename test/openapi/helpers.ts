@@ -91,7 +91,9 @@ export function tokenEnv(server: FixtureServer): NodeJS.ProcessEnv {
 }
 
 /**
- * Starts the example API for `doc` (on `clock`, when given: see `fakeTime`).
+ * Starts the example API for `doc`, on `clock` when given: a `FakeClock` given to the audit too
+ * (`cli`), so that the rate-limit checks' wait for the API's Retry-After (over a second of real
+ * time per audit, the CPU idle) takes none, while the API's limiter sees that time pass.
  */
 export async function startFor(
   doc: DocumentCase,
@@ -106,15 +108,6 @@ export type { CliRun };
 /** Runs the CLI in-process with exactly this environment (and the audit on `clock`, when given). */
 export function cli(args: string[], env: NodeJS.ProcessEnv = {}, clock?: FakeClock): Promise<CliRun> {
   return runCli(args, { env, ...(clock ? { clock } : {}) });
-}
-
-/**
- * A fake clock for a whole audit and the example API it audits (pass it to both): the rate-limit
- * checks' wait for the API's Retry-After (over a second of real time per audit, the CPU idle)
- * takes none, while the API's limiter sees that time pass. Only waits read it: time-outs stay real.
- */
-export function fakeTime(): FakeClock {
-  return new FakeClock();
 }
 
 /** A fresh temp folder. */

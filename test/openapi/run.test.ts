@@ -1,5 +1,6 @@
 // `conformance run --openapi`: every fixture document audits every resource it declares, with only tokens in the environment.
 import { describe, expect, it } from '@jest/globals';
+import { FakeClock } from '../../src/testing/fake-clock.js';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startExampleFixture, startRawFixture } from '../../src/testing/fixture-server.js';
@@ -8,7 +9,6 @@ import { readFileSync } from 'node:fs';
 import {
   cli,
   DOCUMENTS,
-  fakeTime,
   fixture,
   readReport,
   startFor,
@@ -29,7 +29,7 @@ const PROGRESS = /^(ok|skip|FAIL|WARN|ERR|waiv)\s/;
 /** A document's audit from the CLI, with the token it must never show. */
 async function auditDocument(doc: DocumentCase): Promise<{ r: CliRun; report: Report; token: string }> {
   // The API and the audit on one fake clock: the rate-limit waits take no real time.
-  const clock = fakeTime();
+  const clock = new FakeClock();
   const { server, baseUrl } = await startFor(doc, clock);
   const out = await tempFolder();
   try {
@@ -95,7 +95,7 @@ describe('conformance run --openapi <file> --base-url <url>, with only tokens in
   });
 
   it('curl lines name CONFORMANCE_TOKEN, the variable the token came from', async () => {
-    const clock = fakeTime();
+    const clock = new FakeClock();
     const server = await startExampleFixture({ breaks: { deleteNoop: true }, now: clock.now });
     const out = await tempFolder();
     try {
@@ -193,7 +193,7 @@ describe('conformance run --openapi <file> --base-url <url>, with only tokens in
 
 describe('the config file and the document together', () => {
   it('`openapi:` in the config derives the resources; what the config sets wins, field by field', async () => {
-    const clock = fakeTime();
+    const clock = new FakeClock();
     const server = await startExampleFixture({ now: clock.now });
     const dir = await tempFolder();
     const out = join(dir, 'reports');
@@ -246,7 +246,7 @@ describe('the config file and the document together', () => {
   it('--openapi <url>: the document (and its relative $refs) are fetched; a relative server URL resolves against it', async () => {
     // The example API serves the pet store's files next to its /v1 routes.
     const base = fixture('petstore-30-refs');
-    const clock = fakeTime();
+    const clock = new FakeClock();
     const api = createExampleApi({
       ...(await import('./helpers.js')).PETS_API,
       now: clock.now,

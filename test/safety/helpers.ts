@@ -5,9 +5,7 @@ import { join } from 'node:path';
 import { packagePath } from '../../src/core/paths.js';
 import type { Clock } from '../../src/http/client.js';
 import { runCli, type CliRun } from '../../src/testing/cli-runner.js';
-import { exampleEnv, writeExampleConfig } from '../../src/testing/example-config.js';
-
-export { writeExampleConfig };
+import { exampleEnv } from '../../src/testing/example-config.js';
 import type { FixtureServer } from '../../src/testing/fixture-server.js';
 
 /** A distinctive token with the characters that JSON and URL encodings change (/, +, =). */

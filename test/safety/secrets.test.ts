@@ -3,8 +3,8 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { FakeClock } from '../../src/testing/fake-clock.js';
 import { startExampleFixture } from '../../src/testing/fixture-server.js';
-import { exampleEnv } from '../../src/testing/example-config.js';
-import { LIMITED_TOKEN, readReport, TOKEN, WEBHOOK_SECRET, writeExampleConfig } from './helpers.js';
+import { exampleEnv, writeExampleConfig } from '../../src/testing/example-config.js';
+import { LIMITED_TOKEN, readReport, TOKEN, WEBHOOK_SECRET } from './helpers.js';
 import { auditAllOutputs, echoingEverySpelling, noEchoes, startEchoingApi } from './echoing.js';
 import { echoSpellings, findLeaks } from './spellings.js';
 

@@ -1,14 +1,12 @@
 // A service that floods the webhook receiver: the receiver keeps what it bounds, the event is still found, the report stays short.
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { stat } from 'node:fs/promises';
-import { request } from 'node:http';
 import { join } from 'node:path';
 import { packagePath } from '../../src/core/paths.js';
-import { exampleEnv } from '../../src/testing/example-config.js';
+import { exampleEnv, writeExampleConfig } from '../../src/testing/example-config.js';
 import { startExampleFixture, type FixtureServer } from '../../src/testing/fixture-server.js';
 import { deliverer, standard, type Shipment } from '../suites/webhooks-fixtures.js';
-import type { Middleware } from '../../src/example-api/index.js';
-import { cli, readReport, tempDir, writeExampleConfig } from './helpers.js';
+import { cli, readReport, tempDir } from './helpers.js';
 import { runMeasured } from './peak.js';
 
 const closers: Array<() => Promise<void>> = [];
@@ -22,37 +20,6 @@ const example = packagePath('config', 'example.yaml');
 function noise(bytes: number): Shipment {
   const body = JSON.stringify({ type: 'noise', pad: 'n'.repeat(bytes - 28) });
   return { body, headers: { 'content-type': 'application/json' } };
-}
-
-/**
- * The example API's subscriptions (as `deliverer` takes them) and, before the API answers each
- * create of widgets or orders, `ship(event)` delivered to every subscriber in order, the last
- * answered: everything has arrived by the time the create's answer does.
- */
-function floodBeforeAnswer(ship: (event: string) => Shipment[]): Middleware {
-  const subscriptions = deliverer(() => []);
-  const subscribers: string[] = [];
-  return async (req, res, body) => {
-    const m = /^\/v1\/(widget|order)s$/.exec(req.url ?? '');
-    if (req.method === 'POST' && req.url === '/v1/webhooks')
-      subscribers.push((JSON.parse(body.toString('utf8')) as { url: string }).url);
-    else if (req.method === 'POST' && m)
-      for (const target of subscribers)
-        for (const shipment of ship(`${m[1]}.created`)) await deliver(target, shipment);
-    return subscriptions(req, res, body);
-  };
-}
-
-/** POSTs one delivery and waits for its answer. */
-function deliver(target: string, { body, headers }: Shipment): Promise<void> {
-  return new Promise((resolve) => {
-    const req = request(target, { method: 'POST', agent: false, headers }, (res) => {
-      res.resume();
-      res.on('end', resolve);
-    });
-    req.on('error', () => resolve());
-    req.end(body);
-  });
 }
 
 async function flooding(ship: (event: string) => Shipment[]): Promise<FixtureServer> {
@@ -87,7 +54,9 @@ describe('a webhook flood', () => {
     // wait begins and the wait can be short: the audit waits 0.5 s for an event that never comes.
     const flood = Array<Shipment>(200).fill(noise(64 * 1024));
     const server = await startExampleFixture({
-      middleware: floodBeforeAnswer(() => [{ body: '{"kind":"other"}', headers: {} }, ...flood]),
+      middleware: deliverer(() => [{ body: '{"kind":"other"}', headers: {} }, ...flood], {
+        beforeAnswer: true,
+      }),
     });
     closers.push(() => server.close());
     const config = await writeExampleConfig((text) => text.replace('timeoutMs: 5000', 'timeoutMs: 500'));

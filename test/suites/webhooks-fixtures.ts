@@ -32,11 +32,16 @@ export function standard(type: string): Shipment {
 /**
  * Takes over POST/DELETE /v1/webhooks (subscriptions answered 201 with an id and a Location) and,
  * after each successful POST to widgets or orders, delivers `ship(event)` to every subscriber.
- * `ship` returning a list sends several deliveries, in order; an empty list sends none.
+ * `ship` returning a list sends several deliveries, in order; an empty list sends none. With
+ * `beforeAnswer`, every POST's deliveries are made (each answered) before the API answers it:
+ * everything has arrived by the time the create's answer does.
  */
-export function deliverer(ship: (event: string) => Shipment | Shipment[]): Middleware {
+export function deliverer(
+  ship: (event: string) => Shipment | Shipment[],
+  { beforeAnswer = false }: { beforeAnswer?: boolean } = {},
+): Middleware {
   const urls = new Set<string>();
-  return (req, res, body) => {
+  return async (req, res, body) => {
     const url = req.url ?? '';
     if (req.method === 'POST' && url === '/v1/webhooks') {
       const id = randomUUID();
@@ -52,26 +57,34 @@ export function deliverer(ship: (event: string) => Shipment | Shipment[]): Middl
     }
     const m = /^\/v1\/(widget|order)s$/.exec(url);
     if (req.method === 'POST' && m) {
-      // After the API has answered: a delivery never races the answer to the triggering request.
-      res.on('finish', () => {
-        if (res.statusCode !== 201) return;
+      const send = async (): Promise<void> => {
         const shipped = ship(`${m[1]}.created`);
-        for (const target of urls) sendInOrder(target, Array.isArray(shipped) ? shipped : [shipped]);
-      });
+        const list = Array.isArray(shipped) ? shipped : [shipped];
+        await Promise.all([...urls].map((target) => sendInOrder(target, list)));
+      };
+      if (beforeAnswer) await send();
+      // Else after the API has answered: a delivery never races the answer to the triggering request.
+      else
+        res.on('finish', () => {
+          if (res.statusCode === 201) void send();
+        });
     }
     return false;
   };
 }
 
-function sendInOrder(target: string, shipments: Shipment[]): void {
-  const [first, ...rest] = shipments;
-  if (!first) return;
-  const req = http.request(target, { method: 'POST', agent: false, headers: first.headers }, (res) => {
-    res.resume();
-    res.on('end', () => sendInOrder(target, rest));
-  });
-  req.on('error', () => undefined);
-  req.end(first.body);
+/** POSTs each shipment to `target`, one after the other's answer; a failed one ends nothing. */
+async function sendInOrder(target: string, shipments: Shipment[]): Promise<void> {
+  for (const { body, headers } of shipments) {
+    await new Promise<void>((resolve) => {
+      const req = http.request(target, { method: 'POST', agent: false, headers }, (res) => {
+        res.resume();
+        res.on('end', resolve);
+      });
+      req.on('error', () => resolve());
+      req.end(body);
+    });
+  }
 }
 
 /** A case on the example API with this deliverer; `hooks` adjusts config.webhooks. */
