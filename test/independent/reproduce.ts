@@ -5,6 +5,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import pLimit from 'p-limit';
 import type { RunResult } from '../../src/core/types.js';
 import type { FixtureServer } from '../../src/testing/fixture-server.js';
 
@@ -83,15 +84,6 @@ function schedule<T extends { resource?: string; reproduce?: string }>(scripts: 
   ];
 }
 
-/** Runs `work` on every item, at most `limit` at once. */
-async function pool<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await work(items[next++]);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-}
-
 /**
  * Runs the script of every failed result against the broken server (it must exit 1, "reproduced")
  * and a correct one started by `correct` (exit 0, "not reproduced"), both servers at once. Scripts
@@ -157,9 +149,14 @@ export async function replayFailures(
     };
     for (const [at, stage] of schedule(scripted.filter((r) => !skipped.includes(r))).entries()) {
       if (at > 0) await options.between?.();
-      await pool(stage, LANES, async (lane) => {
-        for (const r of lane) await replay(r);
-      });
+      const limit = pLimit(LANES);
+      await Promise.all(
+        stage.map((lane) =>
+          limit(async () => {
+            for (const r of lane) await replay(r);
+          }),
+        ),
+      );
     }
     expect(await linting).toBe('');
     // Nothing left behind: the correct server holds exactly what it held; the broken one no more.
