@@ -9,6 +9,7 @@ import { answered } from '../../src/core/verdicts.js';
 import { pointerGet } from '../../src/core/pointer.js';
 import type { ReproCheck } from '../../src/core/reproduce.js';
 import { schemaRepro } from '../support/schema-repro.js';
+import { TextMemo } from '../support/text-memo.js';
 
 /** Errors quoted per response: enough to fix the first problems, short enough to read. */
 const MAX_ERRORS = 3;
@@ -110,29 +111,46 @@ function describeError(error: ErrorObject, prefix: string, value: unknown): stri
   }
 }
 
-/** Bodies remembered per resource, at most (then forgotten all at once), and the longest remembered. */
-const MEMO_BODIES = 256;
+/** Characters of body text remembered in a run, at most, and the longest body remembered. */
+const MEMO_BODY_BUDGET = 4 * 1024 * 1024;
 const MEMO_BODY_CHARS = 16 * 1024;
-/** Items remembered per resource, at most. */
-const MEMO_ITEMS = 4096;
-
-/** What one resource's answers were found to be: by body text, and by item (as JSON). */
-interface Memo {
-  bodies: Map<string, Verdict | typeof NOT_JUDGED>;
-  items: Map<string, ErrorObject[] | null>;
-}
+/** Characters of items (as JSON) remembered in a run, at most. */
+const MEMO_ITEM_BUDGET = 2 * 1024 * 1024;
+/** Failing item reads remembered in a run, each counted as this many characters (a small read is kept whole). */
+const LAZY_READ_CHARS = 8192;
+const MEMO_READ_BUDGET = 1024 * LAZY_READ_CHARS;
+const VERDICTS = 'verdicts already reached';
 
 /**
- * Verdicts already reached, per resource: the audit reads the same collection and items again and
+ * Verdicts already reached in a run: by body text, and by item (as JSON), each key prefixed with
+ * its resource's (the schema differs). The audit reads the same collection and items again and
  * again (every state comparison does), and validating each element each time was a large part of
- * its CPU. A body is judged from its text alone, so the same text gets the same problems.
+ * its CPU. A body is judged from its text alone, so the same text gets the same problems. The
+ * bound is the run's, least recently used first out: per resource, an API of 1,000 resources
+ * kept 1,000 times as much (30 MB of bodies after a run of the bench's 1,000 resources).
  */
-const memos = new WeakMap<ResourceConfig, Memo>();
+interface Memo {
+  bodies: TextMemo<Verdict | typeof NOT_JUDGED>;
+  items: TextMemo<ErrorObject[] | null>;
+  /** Item reads that broke the schema, for the list findings' scripts (see readsBefore). */
+  reads: TextMemo<() => Evidence>;
+  prefixes: Map<ResourceConfig, string>;
+}
 
-function memoOf(resource: ResourceConfig): Memo {
-  let memo = memos.get(resource);
-  if (!memo) memos.set(resource, (memo = { bodies: new Map(), items: new Map() }));
-  return memo;
+function memoOf(memory: RunMemory): Memo {
+  return memory.remember<Memo>(VERDICTS, () => ({
+    bodies: new TextMemo(MEMO_BODY_BUDGET),
+    items: new TextMemo(MEMO_ITEM_BUDGET),
+    reads: new TextMemo(MEMO_READ_BUDGET, LAZY_READ_CHARS),
+    prefixes: new Map(),
+  }));
+}
+
+/** The start of a key of the resource's verdicts. */
+function prefixOf(memo: Memo, resource: ResourceConfig): string {
+  let prefix = memo.prefixes.get(resource);
+  if (prefix === undefined) memo.prefixes.set(resource, (prefix = `${memo.prefixes.size}:`));
+  return prefix;
 }
 
 /** An answer's problems, and what the script of its finding tests (the first problem). */
@@ -144,67 +162,57 @@ interface Verdict {
 }
 
 /**
- * Item reads that broke the schema, remembered per resource and id for the run (at most, then
- * forgotten all at once): the exchanges of this run only, so they live in the run's memory.
- */
-const MEMO_READS = 256;
-const READS = 'item reads that broke the schema';
-type Reads = Map<ResourceConfig, Map<string, () => Evidence>>;
-/** A read body up to this size is kept as its exchange, its evidence built only if a list finding needs it. */
-const LAZY_READ_CHARS = 8192;
-
-/**
  * What a list finding needed before it: the audit's read of an element that broke the schema the
  * same way (what a list shows of an item may be what reading it changed, e.g. a view counter).
+ * Such reads are remembered by resource and id for the run, the most recent first kept.
  */
-function readsBefore(x: Exchange, what: Representation, verdict: Verdict, memory: RunMemory): Evidence[] {
-  const reads = memory.remember<Reads>(READS, () => new Map());
-  const byId = reads.get(what.resource);
+function readsBefore(x: Exchange, what: Representation, verdict: Verdict, memo: Memo): Evidence[] {
+  const prefix = prefixOf(memo, what.resource);
   if (what.kind === 'item') {
     const id = verdict.ids?.[0];
     if (x.method !== 'GET' || id === undefined || verdict.problems.length === 0) return [];
-    let known = byId;
-    if (!known || known.size >= MEMO_READS) reads.set(what.resource, (known = new Map()));
     // Evidence is built (and redacted) only when a script reads it; a large body's now, so that
-    // the map does not hold the whole body (its closure keeps the evidence, not the exchange).
+    // the memo does not hold the whole body (its closure keeps the evidence, not the exchange).
     const now = x.text.length > LAZY_READ_CHARS ? x.evidence : undefined;
-    known.set(id, now ? () => now : () => x.evidence);
+    memo.reads.set(`${prefix}${id}`, now ? () => now : () => x.evidence);
     return [];
   }
-  const read = verdict.ids?.map((id) => byId?.get(id)).find((e) => e !== undefined);
+  const read = verdict.ids?.map((id) => memo.reads.get(`${prefix}${id}`)).find((e) => e !== undefined);
   return read ? [read()] : [];
 }
 
 /** The problems of an answer (NOT_JUDGED: nothing in it to judge), from the memo when its body was seen. */
-function memoised(x: Exchange, what: Representation): Verdict | typeof NOT_JUDGED {
+function memoised(x: Exchange, what: Representation, memo: Memo): Verdict | typeof NOT_JUDGED {
   // Only whole bodies (a large one keeps an excerpt as text); a write and a read of the same body
   // differ (an acknowledgement carrying only the id is judged on reads alone).
-  if (x.truncated || x.text.length > MEMO_BODY_CHARS) return judge(x, what);
-  const memo = memoOf(what.resource);
-  const key = `${what.kind}${x.method === 'GET' ? 'r' : 'w'}${x.text}`;
+  if (x.truncated || x.text.length > MEMO_BODY_CHARS) return judge(x, what, memo);
+  const key = `${prefixOf(memo, what.resource)}${what.kind}${x.method === 'GET' ? 'r' : 'w'}${x.text}`;
   const known = memo.bodies.get(key);
   if (known !== undefined) return known;
-  const verdict = judge(x, what);
-  if (memo.bodies.size >= MEMO_BODIES) memo.bodies.clear();
+  const verdict = judge(x, what, memo);
   memo.bodies.set(key, verdict);
   return verdict;
 }
 
 /** The schema errors of one item (null: it matches), from the memo when an equal item was judged. */
-function itemErrors(validate: ValidateFunction, item: unknown, memo: Memo): ErrorObject[] | null {
-  const key = JSON.stringify(item) ?? '';
+function itemErrors(
+  validate: ValidateFunction,
+  item: unknown,
+  memo: Memo,
+  prefix: string,
+): ErrorObject[] | null {
+  const key = `${prefix}${JSON.stringify(item) ?? ''}`;
   const known = memo.items.get(key);
   if (known !== undefined) return known;
   const errors = validate(item) ? null : (validate.errors ?? []);
-  if (memo.items.size >= MEMO_ITEMS) memo.items.clear();
   memo.items.set(key, errors);
   return errors;
 }
 
 /** The problems of an answer: each error in words, pointers relative to the body; NOT_JUDGED: nothing to judge. */
-function judge(x: Exchange, what: Representation): Verdict | typeof NOT_JUDGED {
+function judge(x: Exchange, what: Representation, memo: Memo): Verdict | typeof NOT_JUDGED {
   const validate = validatorFor(what.resource.schema as Record<string, unknown>);
-  const memo = memoOf(what.resource);
+  const own = prefixOf(memo, what.resource);
   const problems: string[] = [];
   let reproduce: ReproCheck | undefined;
   const ids: string[] = [];
@@ -215,7 +223,7 @@ function judge(x: Exchange, what: Representation): Verdict | typeof NOT_JUDGED {
     const prefix = pointerTo(x.json, list) ?? '';
     list.forEach((element, i) => {
       judged++;
-      const errors = itemErrors(validate, element, memo) ?? [];
+      const errors = itemErrors(validate, element, memo, own) ?? [];
       const id = errors.length > 0 ? idOf(element, what.resource.idField) : undefined;
       if (id !== undefined) ids.push(id);
       for (const e of errors) {
@@ -231,7 +239,7 @@ function judge(x: Exchange, what: Representation): Verdict | typeof NOT_JUDGED {
     const keys = isObject(item) ? Object.keys(item) : undefined;
     if (x.method !== 'GET' && keys && keys.every((k) => k === what.resource.idField)) return NOT_JUDGED;
     judged++;
-    const errors = itemErrors(validate, item, memo);
+    const errors = itemErrors(validate, item, memo, own);
     if (errors) {
       const prefix = pointerTo(x.json, item) ?? '';
       reproduce = errors[0] && schemaRepro(errors[0], { kind: 'item', pointer: prefix });
@@ -270,10 +278,11 @@ export default defineCheck({
     if (x.status === undefined || x.status < 200 || x.status > 299 || !x.isJson) return NOT_JUDGED;
     const what = representationOf(x, config);
     if (!what?.resource.schema) return NOT_JUDGED;
-    const verdict = memoised(x, what);
+    const memo = memoOf(memory);
+    const verdict = memoised(x, what, memo);
     if (verdict === NOT_JUDGED) return NOT_JUDGED;
     const { problems } = verdict;
-    const before = readsBefore(x, what, verdict, memory);
+    const before = readsBefore(x, what, verdict, memo);
     if (problems.length === 0) return undefined;
     // A list's script replays the read it needed first; its test looks at the last exchange, the list.
     const { reproduce } = verdict;
