@@ -56,15 +56,27 @@ const current = new AsyncLocalStorage<Rounds>();
  * The task continues after it from the deepest round the strand reached.
  */
 export async function strand<T>(work: () => Promise<T>): Promise<T> {
+  return strandsFromHere()(work);
+}
+
+/**
+ * Starts strands (see `strand`) that all begin at this point of the current one, however late each
+ * is started: a batch that starts its items as slots free up does not make an item depend on the
+ * items before it, and holds no pending strand per item waiting for its turn.
+ */
+export function strandsFromHere(): <T>(work: () => Promise<T>) => Promise<T> {
   const parent = current.getStore();
-  if (!parent) return work();
-  const rounds = new Rounds(parent.answered);
-  try {
-    return await current.run(rounds, work);
-  } finally {
-    parent.answered = Math.max(parent.answered, rounds.answered);
-    parent.deepest = Math.max(parent.deepest, rounds.deepest);
-  }
+  if (!parent) return (work) => work();
+  const base = parent.answered;
+  return async (work) => {
+    const rounds = new Rounds(base);
+    try {
+      return await current.run(rounds, work);
+    } finally {
+      parent.answered = Math.max(parent.answered, rounds.answered);
+      parent.deepest = Math.max(parent.deepest, rounds.deepest);
+    }
+  };
 }
 
 /** What a task is, for the chain: its locks, or a phase that runs alone. */

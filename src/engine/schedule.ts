@@ -1,7 +1,7 @@
 // How a task is scheduled, read from its check's `schedule` alone: which resource locks it holds, in which mode.
 import type { Schedule } from '../core/check.js';
 import type { LockMode } from './locks.js';
-import { strand } from './chains.js';
+import { strandsFromHere } from './chains.js';
 
 /** The locks a task takes while it runs (names of resources), and in which mode. */
 export interface LockSpec {
@@ -59,43 +59,49 @@ export async function startInOrder<T>(
  * and answers the results in the items' order. A check's independent requests go out this way,
  * the width being --concurrency, so one task never has more requests in flight than the run has
  * task slots; it is read again before each start, so a run that narrows it (a service answering
- * 429: see `batchWidth` in run.ts) sends the rest of a batch one at a time.
+ * 429: see `batchWidth` in run.ts) sends the rest of a batch one at a time. An item starts only
+ * when it gets its slot (the cleanup of a large API passes tens of thousands), and none starts
+ * after one has failed: the returned promise then rejects with that failure.
  */
-export async function together<T, R>(
+export function together<T, R>(
   items: readonly T[],
   width: number | (() => number),
   fn: (item: T, index: number) => Promise<R>,
 ): Promise<R[]> {
   const now = typeof width === 'number' ? () => width : width;
-  let active = 0;
-  let failed = false;
-  const waiting: Array<() => void> = [];
-  // Slots are handed out in the items' order, each as one frees up and only while the width
-  // (read again each time: it may drop to 1) allows.
-  const pump = (): void => {
-    while (waiting.length > 0 && active < Math.max(1, now())) {
-      active++;
-      waiting.shift()!();
-    }
-  };
-  // Each item is a strand of its own from the start (see chains.ts): waiting for a slot is not a
+  // Each item is a strand of its own from here (see chains.ts): waiting for a slot is not a
   // dependency on the items before it.
-  const one = (item: T, i: number): Promise<R> =>
-    strand(async () => {
-      if (waiting.length === 0 && active < Math.max(1, now())) active++;
-      else await new Promise<void>((go) => waiting.push(go));
-      try {
-        if (failed) throw new Error('not started: an earlier item of the batch ended the check');
-        return await fn(item, i);
-      } catch (err) {
-        failed = true; // no more starts: the check is ending with this error (or skip)
-        throw err;
-      } finally {
-        active--;
-        pump();
+  const start = strandsFromHere();
+  const results = new Array<R>(items.length);
+  return new Promise<R[]>((resolve, reject) => {
+    let next = 0;
+    let active = 0;
+    let ended = 0;
+    let failed = false;
+    // Slots are handed out in the items' order, each as one frees up and only while the width
+    // (read again each time: it may drop to 1) allows.
+    const pump = (): void => {
+      while (!failed && next < items.length && active < Math.max(1, now())) {
+        const i = next++;
+        active++;
+        start(() => fn(items[i], i)).then(
+          (result) => {
+            results[i] = result;
+            active--;
+            if (++ended === items.length) resolve(results);
+            else pump();
+          },
+          (err: unknown) => {
+            active--;
+            if (!failed) reject(err); // no more starts: the check is ending with this error (or skip)
+            failed = true;
+          },
+        );
       }
-    });
-  return Promise.all(items.map(one));
+    };
+    if (items.length === 0) resolve(results);
+    else pump();
+  });
 }
 
 /** What `startOrder` needs of a task. */

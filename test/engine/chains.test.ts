@@ -1,6 +1,7 @@
 // The chain of request rounds: rounds per task, summed the way the locks serialize tasks.
 import { describe, it, expect } from '@jest/globals';
 import { Chains, strand, type ChainStats } from '../../src/engine/chains.js';
+import { together as batch } from '../../src/engine/schedule.js';
 import { auditFixture } from '../../src/testing/check-tester.js';
 import { FakeClock } from '../../src/testing/fake-clock.js';
 import { catalogue } from '../../suites/index.js';
@@ -132,6 +133,17 @@ describe('strands', () => {
           }),
         ),
       );
+      await sequential(chains, 1);
+    });
+    expect(chains.stats().cleanup).toBe(1 + 2 + 1);
+  });
+
+  it('counts the items of a batch started as slots free up as strands from where the batch began', async () => {
+    const chains = new Chains();
+    await chains.run('cleanup', async () => {
+      await sequential(chains, 1);
+      // Six items of two requests each, one at a time: each starts only when the one before ends.
+      await batch([...Array(6).keys()], 1, () => sequential(chains, 2));
       await sequential(chains, 1);
     });
     expect(chains.stats().cleanup).toBe(1 + 2 + 1);

@@ -75,6 +75,26 @@ describe('together (a batch of independent requests)', () => {
     expect(await done).toEqual([0, 10, 20, 30, 40]);
   });
 
+  it('starts nothing after an item fails, and rejects with that failure', async () => {
+    const gates = Array.from({ length: 5 }, deferred);
+    const started: number[] = [];
+    const done = together([...gates.keys()], 2, async (i) => {
+      started.push(i);
+      await gates[i].promise;
+      if (i === 1) throw new Error('item 1 broke');
+    });
+    const failed = expect(done).rejects.toThrow('item 1 broke');
+    gates[1].resolve();
+    await failed;
+    gates[0].resolve();
+    await new Promise((r) => setImmediate(r));
+    expect(started).toEqual([0, 1]);
+  });
+
+  it('answers an empty batch at once', async () => {
+    await expect(together([], 2, async () => 1)).resolves.toEqual([]);
+  });
+
   it('narrows to one at a time when the width drops (a service answering 429)', async () => {
     let width = 3;
     const gates = Array.from({ length: 6 }, deferred);
