@@ -85,6 +85,18 @@ export function blankRaw(out: Outgoing): RawExchange {
   };
 }
 
+/** How to make each exchange's evidence later (see `evidenceLater`), by exchange. */
+const LATER = new WeakMap<Exchange, () => Evidence>();
+
+/**
+ * A function that answers the exchange's evidence (made on the first call, as `x.evidence` is),
+ * holding what the evidence is made from but not the exchange itself: its parsed body and fields.
+ * For what keeps evidence for the whole run, e.g. each created item's create (see creations.ts).
+ */
+export function evidenceLater(x: Exchange): () => Evidence {
+  return LATER.get(x) ?? (() => x.evidence);
+}
+
 /** The exchange checks see; what it holds of the body is in `raw.cost` afterwards. */
 export function toExchange(
   raw: RawExchange,
@@ -101,6 +113,7 @@ export function toExchange(
   if (!body.validUtf8) notes.push('the response body is not valid UTF-8');
   const mediaType = (raw.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
   let evidence: Evidence | undefined;
+  const later = (): Evidence => (evidence ??= evidenceOf(raw, text, isJson, notes, redactor, connection));
   const exchange: Exchange = {
     method: raw.method,
     url: raw.url,
@@ -117,10 +130,10 @@ export function toExchange(
     ...(jsonProblem !== undefined ? { jsonProblem } : {}),
     ...(raw.coding?.undecoded !== undefined ? { undecoded: raw.coding.undecoded } : {}),
     get evidence(): Evidence {
-      evidence ??= evidenceOf(raw, text, isJson, notes, redactor, connection);
-      return evidence;
+      return later();
     },
   };
+  LATER.set(exchange, later);
   if (text.length > LARGE_TEXT && !raw.truncated) {
     // A large body keeps its evidence (made now, from the whole) and an excerpt as text; its JSON
     // value stays whole. Checks judge the value; a text of megabytes held by every exchange a check
