@@ -50,21 +50,27 @@ export default defineCheck({
   },
   description: {
     sends:
-      'POST to the collection, PUT and PATCH to an item it created (as declared), each with: unparseable JSON; an empty body; a JSON array, string, number and null instead of an object; every declared invalid payload (POST and PUT only: a PATCH may leave out required fields); for each field of the payload, a value of another JSON type (an object for a string, a non-numeric string for a number or boolean, a string for a list or object, so that no common lenient coercion makes it valid); and the payload with an unknown extra field. The probes of a method go out together, the collection (and, for PUT/PATCH, the item) read before and after them; when that state changed, the refused ones are sent again one at a time (PUT and PATCH to a fresh item), the state read around each, so a change is pinned on the probe that made it.',
+      'POST to the collection, PUT and PATCH to an item it created (as declared), each with: unparseable JSON; an empty body; a JSON array, string, number and null instead of an object; every declared invalid payload to POST, and to PUT those that carry every field of its valid body or a value of another JSON type than in that body (PUT is a change, not necessarily a whole replacement: a PUT that leaves out fields, like a PATCH, may be a valid partial change); for each field of the payload, a value of another JSON type (an object for a string, a non-numeric string for a number or boolean, a string for a list or object, so that no common lenient coercion makes it valid); and the payload with an unknown extra field. The probes of a method go out together, the collection (and, for PUT/PATCH, the item) read before and after them; when that state changed, the refused ones are sent again one at a time (PUT and PATCH to a fresh item), the state read around each, so a change is pinned on the probe that made it.',
     passes:
       'Each malformed body is answered 400 and the collection (and item) is unchanged, server-managed fields such as updatedAt aside. 422 instead of 400 is a warning. 2xx (bad data stored) and 5xx (client input crashed the server) are the worst answers. For the unknown extra field any 2xx or 4xx passes (services may ignore or reject unknown fields); only a 5xx fails. Anything a malformed POST created is deleted at the end when its answer names it; an item that appeared after a refused POST is deleted only when it carries the values sent. On a shared live service another client creating items at the same moment would also show as a change: rerun to confirm.',
     why: 'Clients rely on a 400 to say "fix your request"; a malformed body that is stored corrupts data for every reader, and one that crashes the server turns a client bug into an outage.',
   },
   async run(ctx) {
     const r = ctx.resource;
-    const methods: Array<{ method: 'POST' | 'PUT' | 'PATCH'; payload: unknown; invalid: unknown[] }> = [];
+    const methods: Array<{
+      method: 'POST' | 'PUT' | 'PATCH';
+      payload: unknown;
+      /** Which declared invalid payloads it is sent. */
+      sends: (invalid: unknown) => boolean;
+    }> = [];
     if (r.operations.includes('create'))
-      methods.push({ method: 'POST', payload: r.sample, invalid: r.invalid });
+      methods.push({ method: 'POST', payload: r.sample, sends: () => true });
     if (r.operations.includes('replace')) {
-      methods.push({ method: 'PUT', payload: r.replace ?? r.sample, invalid: r.invalid });
+      const payload = r.replace ?? r.sample;
+      methods.push({ method: 'PUT', payload, sends: (invalid) => !mayBePartialChange(invalid, payload) });
     }
     if (r.operations.includes('update'))
-      methods.push({ method: 'PATCH', payload: r.update ?? r.sample, invalid: [] });
+      methods.push({ method: 'PATCH', payload: r.update ?? r.sample, sends: () => false });
     if (methods.length === 0) return ctx.skip(`${r.name} declares none of create, replace and update`);
     // Creates there name no id: no item of the check's own, so only the POST probes run.
     if (ctx.unnamedCreate() && methods[0].method === 'POST') methods.splice(1);
@@ -75,7 +81,7 @@ export default defineCheck({
     // ends skipped with the reason once the probes are judged.
     let cut: string | undefined;
 
-    for (const { method, payload, invalid } of methods) {
+    for (const { method, payload, sends } of methods) {
       // Where the probes go: the check's item, or a fresh one while they run again one by one.
       let item = target;
       const path = (): string => (method === 'POST' ? r.path : item!.path);
@@ -85,7 +91,7 @@ export default defineCheck({
       // The probes go out together; the unknown extra field alone after them: a service that ignores
       // it writes (creates an item, changes the item), which is no finding but would have the batch
       // run again one by one. Its POST never goes where the audit could not name the item it makes.
-      const probes = probesFor(payload, invalid);
+      const probes = probesFor(payload, r.invalid, sends);
       const creating = (p: Probe): boolean => p.lenient === true && method === 'POST';
       const groups = [probes.filter((p) => !p.lenient), probes.filter((p) => p.lenient)];
       let from: Snapshot | undefined;
@@ -227,8 +233,15 @@ function report(ctx: CheckContext, outcomes: Map<Kind, Array<{ probe: Probe; x: 
   }
 }
 
-/** The malformed bodies for one method, derived from its payload and the declared invalid ones. */
-export function probesFor(payload: unknown, invalid: unknown[]): Probe[] {
+/**
+ * The malformed bodies for one method, derived from its payload and the declared invalid ones
+ * (those `sends` keeps, each labelled with its place in the declared list).
+ */
+export function probesFor(
+  payload: unknown,
+  invalid: readonly unknown[],
+  sends: (invalid: unknown) => boolean = () => true,
+): Probe[] {
   const text = JSON.stringify(payload ?? {});
   const probes: Probe[] = [
     { label: 'unparseable JSON', body: `${text.slice(0, -1)},` },
@@ -239,6 +252,7 @@ export function probesFor(payload: unknown, invalid: unknown[]): Probe[] {
     { label: 'JSON null', body: 'null' },
   ];
   for (const [i, value] of invalid.entries()) {
+    if (!sends(value)) continue;
     probes.push({
       label: `invalid payload ${i + 1} ${short(value, 40)}`,
       body: JSON.stringify(value),
@@ -261,6 +275,26 @@ export function probesFor(payload: unknown, invalid: unknown[]): Probe[] {
     });
   }
   return probes;
+}
+
+/**
+ * Whether a declared invalid payload may be a valid PUT: the conventions make PUT a change, not
+ * necessarily a whole replacement (Rails, for one, routes PUT to the same partial update as PATCH),
+ * so a body that leaves out fields of the valid PUT body (a required field missing: invalid for a
+ * POST) may be a change a service rightly accepts. It still goes to PUT when a field it carries
+ * holds a value of another JSON type than the valid body's, which no change makes valid.
+ */
+export function mayBePartialChange(invalid: unknown, body: unknown): boolean {
+  if (!isObject(invalid) || !isObject(body)) return false;
+  if (Object.keys(body).every((field) => field in invalid)) return false;
+  return Object.entries(invalid).every(
+    ([field, value]) => !(field in body) || body[field] === null || jsonType(value) === jsonType(body[field]),
+  );
+}
+
+function jsonType(value: unknown): string {
+  if (value === null) return 'null';
+  return Array.isArray(value) ? 'array' : typeof value;
 }
 
 /** A value of another JSON type that no common lenient parser coerces into the original type. */

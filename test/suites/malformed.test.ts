@@ -5,7 +5,7 @@ import { auditFixture, CheckTester, type FixtureCase, times } from '../../src/te
 import type { Middleware } from '../../src/example-api/index.js';
 import type { AuditConfig } from '../../src/core/types.js';
 import malformed400 from '../../suites/errors/malformed-400.js';
-import { probesFor } from '../../suites/errors/malformed-400.js';
+import { mayBePartialChange, probesFor } from '../../suites/errors/malformed-400.js';
 import { VALID_VARIANTS } from './valid-variants.js';
 import { isInner, jsonOf, pathOf, replay, selfRequest, sendJson } from './self-requests.js';
 import { showsDecimalStrings } from './value-fixtures.js';
@@ -68,7 +68,36 @@ const refusedPatchStillChanges: Middleware = async (req, res, body) => {
   return true;
 };
 
+/**
+ * PUT of a widget as a partial change, as Rails routes it (the same update as PATCH): the fields
+ * sent are changed, the rest kept. With `dropWrongTypes`, a field of another type than the widget
+ * has is left out silently (as Rails' strong parameters drop an object sent for a string).
+ */
+function putAsPartialChange(dropWrongTypes = false): Middleware {
+  return async (req, res, body) => {
+    if (isInner(req) || req.method !== 'PUT' || !WIDGET.test(pathOf(req))) return false;
+    const sent = jsonOf(body);
+    if (typeof sent !== 'object' || sent === null || Array.isArray(sent)) return false;
+    const types: Record<string, string> = { name: 'string', price: 'number' };
+    const kept = Object.entries(sent).filter(([field, value]) => {
+      if (!(field in types)) return true;
+      return !dropWrongTypes || typeof value === types[field];
+    });
+    if (kept.length === Object.keys(sent).length && 'name' in sent && 'price' in sent) return false;
+    replay(res, await selfRequest(req, 'PATCH', pathOf(req), Object.fromEntries(kept)));
+    return true;
+  };
+}
+
 const invalid: FixtureCase[] = [
+  {
+    // The declared {"name": "x", "price": "three"} and the derived "price": "not a number" reach
+    // PUT: a change with a number of another type is malformed whatever PUT means.
+    name: 'PUT as a partial change that drops a field of the wrong type and answers 200',
+    resource: 'widgets',
+    api: { middleware: putAsPartialChange(true) },
+    failures: [{ messageId: 'malformedAccepted' }],
+  },
   {
     name: 'unparseable JSON is accepted and stored (201)',
     resource: 'widgets',
@@ -174,6 +203,14 @@ tester.run(malformed400, {
       ...altFixture({ breaks: ['view-counter'] }),
     },
     {
+      // The declared {"price": 3} and {"name": "bolt"} leave out a required field: invalid for a
+      // POST, a valid change for a PUT that changes only what it is sent (the conventions make PUT
+      // a change, not a whole replacement).
+      name: 'PUT as a partial change (as Rails routes it): a body without a required field changes what it carries',
+      resource: 'widgets',
+      api: { middleware: putAsPartialChange() },
+    },
+    {
       name: 'unknown fields refused with 422 (any 4xx or 2xx passes for them)',
       api: {
         middleware: (req, res, body) => {
@@ -244,5 +281,36 @@ describe('malformed-400 cleanup and probes', () => {
     ]);
     expect(() => JSON.parse(probes[0].body)).toThrow();
     expect(probes[1].body).toBe('');
+  });
+
+  it('sends PUT the declared invalid payloads no partial change makes valid, numbered as declared', () => {
+    const put = { name: 'nut', price: 4 };
+    const declared = [
+      { name: 'x', price: 'three' }, // a number of another type: malformed for any PUT
+      { name: '', price: 3 }, // every field of the PUT body: a replacement that must be refused
+      { price: 3 }, // name left out: a partial change may accept it
+      { name: 'bolt' }, // price left out
+      { price: 'three' }, // price left out, and a string where a number goes
+      { other: 1 }, // only a field the PUT body lacks: an ignored unknown field
+      [1, 2], // not an object
+    ];
+    expect(declared.map((d) => mayBePartialChange(d, put))).toEqual([
+      false,
+      false,
+      true,
+      true,
+      false,
+      true,
+      false,
+    ]);
+    const labels = probesFor(put, declared, (d) => !mayBePartialChange(d, put))
+      .map((p) => p.label)
+      .filter((label) => label.startsWith('invalid payload'));
+    expect(labels).toEqual([
+      'invalid payload 1 {"name":"x","price":"three"}',
+      'invalid payload 2 {"name":"","price":3}',
+      'invalid payload 5 {"price":"three"}',
+      'invalid payload 7 [1,2]',
+    ]);
   });
 });
