@@ -213,6 +213,13 @@ interface CheckBase<M extends string = string> {
    * first and says this one may follow from it.
    */
   dependsOn?: readonly string[];
+  /**
+   * The problems of this check (message ids) that may make a check depending on it fail: a failure
+   * of a dependent follows from this check only when this check's result has one of them. Default:
+   * every problem. create-answers-201 names a create refused or not readable back, not a 200 that
+   * created the item (the dependents' items are made all the same).
+   */
+  causes?: readonly M[];
 }
 
 /**

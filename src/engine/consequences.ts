@@ -4,19 +4,23 @@ import type { CheckResult } from '../core/types.js';
 
 /**
  * Marks each failed result whose check declares `dependsOn` a check that failed (at error
- * severity) on the same resource, or on any resource for an API-wide result: its message starts
- * with the root cause ("may follow from MTH-CREATE failing on widgets (see create-answers-201): …"),
- * and `followsFrom` names that check. Then
- * orders the results so every root cause comes before the failures that follow from it (stable
- * otherwise). The check's own words are kept whole after it, never substituted.
+ * severity, with a problem among the ones it declares as `causes`) on the same resource, or on any
+ * resource for an API-wide result: its message starts with the root cause ("may follow from
+ * MTH-CREATE failing on widgets (see create-answers-201): …"), and `followsFrom` names that check.
+ * Then orders the results so every root cause comes before the failures that follow from it
+ * (stable otherwise). The check's own words are kept whole after it, never substituted.
  */
 export function markConsequences(results: CheckResult[], catalogue: readonly Check[]): CheckResult[] {
   const byId = new Map(catalogue.map((c) => [c.id, c]));
+  const causes = (r: CheckResult): boolean => {
+    const declared: readonly string[] | undefined = byId.get(r.checkId)?.causes;
+    return declared === undefined || (r.problemIds ?? []).some((id) => declared.includes(id));
+  };
   // Failed error results by check, in order, gathered once: a scan of every result per failure
   // would make a run of many resources quadratic.
   const failedBy = new Map<string, CheckResult[]>();
   for (const r of results) {
-    if (r.status !== 'failed' || r.severity !== 'error') continue;
+    if (r.status !== 'failed' || r.severity !== 'error' || !causes(r)) continue;
     const list = failedBy.get(r.checkId);
     if (list) list.push(r);
     else failedBy.set(r.checkId, [r]);

@@ -388,18 +388,21 @@ export async function runTask(task: Task, deps: ContextDeps): Promise<CheckResul
     }
   }
   if (ctx.failures.length === 0) return done({ status: 'passed' });
-  const severity: Severity = ctx.failures.some((f) => (f.severity ?? check.severity) === 'error')
-    ? 'error'
-    : 'warning';
-  const problems = problemList(ctx.failures);
-  const first = ctx.failures[0];
+  // What fails the run comes first: error-level problems before warning-level ones, each in the
+  // order found (a check's 422 warnings listed before its 200 read as if they had failed it), so
+  // the message, the evidence and the reproduction lead with an error when there is one.
+  const isError = (f: (typeof ctx.failures)[number]): boolean => (f.severity ?? check.severity) === 'error';
+  const failures = [...ctx.failures.filter(isError), ...ctx.failures.filter((f) => !isError(f))];
+  const severity: Severity = isError(failures[0]) ? 'error' : 'warning';
+  const problems = problemList(failures);
+  const first = failures[0];
   const firstExchanges = (first.evidence ?? []).map((e) => ('evidence' in e ? e.evidence : e));
   const failed = done({
     status: 'failed',
     severity,
     message: joinMessages(problems.kept, problems.total),
     ...problems.fields(),
-    evidence: firstEvidence(ctx.failures),
+    evidence: firstEvidence(failures),
   });
   return withReproduction(failed, deps, first.reproduce, firstExchanges);
 }

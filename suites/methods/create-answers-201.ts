@@ -13,8 +13,12 @@ export default defineCheck({
   severity: 'error',
   schedule: 'own-items',
   writes: 'required',
+  // What leaves the checks that test an item they create without a usable one (a 200 that created
+  // the item does not: their failures are their own).
+  causes: ['createRefused', 'notNewItem', 'noItemNamed', 'notReadable', 'valuesNotShown'],
   messages: {
-    not201: 'POST of the sample payload does not answer 201',
+    not201: 'POST of the sample payload answers another 2xx than 201',
+    createRefused: 'POST of the sample payload is not answered 2xx: nothing is created',
     notNewItem: 'the create answer names an item the audit did not just create',
     noItemNamed: 'the create answer names no new item (no id, no usable Location)',
     notReadable: 'the created item does not read back (200)',
@@ -35,8 +39,13 @@ export default defineCheck({
     const post =
       unnamed?.exchange ?? (await ctx.send({ method: 'POST', path: ctx.collectionPath(), json: r.sample }));
     if (post.status !== 201) {
-      ctx.fail({ messageId: 'not201', message: `${answered(post)}, expected 201`, evidence: [post] });
-      if (!is2xx(post)) return;
+      const refused = !is2xx(post);
+      ctx.fail({
+        messageId: refused ? 'createRefused' : 'not201',
+        message: `${answered(post)}, expected 201`,
+        evidence: [post],
+      });
+      if (refused) return;
     }
     const adoption = ctx.creation(post);
     if (adoption?.kind === 'refused' || adoption?.kind === 'ours') {

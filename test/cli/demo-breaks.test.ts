@@ -180,6 +180,22 @@ describe('conformance demo --break', () => {
     expect(failed.every((x) => x.followsFrom === undefined && !x.message?.includes('may follow'))).toBe(true);
   });
 
+  it('a create answered 200 that made its item is no root cause (create-status-200 with change-status-204)', async () => {
+    const out = await tempDir();
+    const args = ['demo', '--break', 'create-status-200,change-status-204', '--only', 'MTH-*'];
+    await runCli([...args, '--reporter', 'json', '--out', out]);
+    const results = JSON.parse(await readFile(join(out, 'conformance.json'), 'utf8')).results as Result[];
+    const failed = results.filter((x) => x.status === 'failed');
+    expect(failed.map((x) => x.checkId).sort()).toEqual([
+      'change-visible',
+      'change-visible',
+      'create-answers-201',
+      'create-answers-201',
+    ]);
+    // The PUT and PATCH answering 204 are change-visible's own: the items they change were made.
+    expect(failed.every((x) => x.followsFrom === undefined && !x.message?.includes('may follow'))).toBe(true);
+  });
+
   it('takes several breaks, comma-separated or repeated, in either spelling', async () => {
     const out = await tempDir();
     const r = await runCli([

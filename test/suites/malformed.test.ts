@@ -259,6 +259,19 @@ describe('malformed-400 cleanup and probes', () => {
     expect(JSON.stringify(after)).toBe(JSON.stringify(before));
   });
 
+  it('leads with what fails the run: the PUT accepted (error) before the POST answered 422 (warning)', async () => {
+    const put = putAsPartialChange(true);
+    const post422 = rewriteStatus(400, 422, ['POST']);
+    const { result } = await auditFixture([malformed400], {
+      api: { middleware: async (req, res, body) => (await put(req, res, body)) || post422(req, res, body) },
+    });
+    const widgets = result.results.find((r) => r.resource === 'widgets')!;
+    expect(widgets.severity).toBe('error');
+    expect(widgets.problemIds).toEqual(['malformedAccepted', 'answered422']);
+    expect(widgets.message).toMatch(/^2 problems: \(1\) PUT \/v1\/widgets\/\d+ answered 200 to /);
+    expect(widgets.evidence[0].request.method).toBe('PUT');
+  });
+
   it('derives one wrong-typed value per field that no common parser coerces', () => {
     const probes = probesFor(
       { name: 'bolt', price: 3, tags: ['a'], active: true, meta: { a: 1 }, gone: null },
