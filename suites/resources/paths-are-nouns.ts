@@ -123,6 +123,19 @@ export function verbShapedSegments(path: string): Array<{ segment: string; verb:
   return out;
 }
 
+/** A path without its query string and trailing slashes. */
+function trimmed(path: string): string {
+  return path.split(/[?#]/)[0].replace(/\/+$/, '');
+}
+
+/** A login path (relative to the base URL, or an absolute URL on its origin) relative to the base URL. */
+function relativePath(path: string, baseUrl: string): string {
+  if (!/^[a-z][a-z0-9+.-]*:/i.test(path)) return trimmed(path);
+  const base = new URL(baseUrl).pathname.replace(/\/+$/, '');
+  const full = new URL(path).pathname;
+  return trimmed(full.startsWith(`${base}/`) ? full.slice(base.length) : full);
+}
+
 export default defineCheck({
   kind: 'active',
   id: 'paths-are-nouns',
@@ -137,7 +150,7 @@ export default defineCheck({
   },
   description: {
     sends:
-      'Nothing to judge: it reads every declared path (the base URL, each resource path, the webhook subscription path). For each verb-shaped path found it sends one GET, so the failure carries a request that shows the path.',
+      "Nothing to judge: it reads every declared path (the base URL, each resource path, the webhook subscription path, and the paths of an OpenAPI document that are not probed, but for the login endpoints auth.login names: how a token is obtained is the service's own). For each verb-shaped path found it sends one GET, so the failure carries a request that shows the path (a templated one is shown, not requested).",
     passes:
       'No segment is an action verb (get, create, update, delete, fetch, list, add, remove, set, do, make, find, search, send, cancel, export...) as the whole segment or as its first word in camelCase, kebab-case or snake_case. Nouns that begin with the same letters (addresses, settings, documents, updates, listings, findings) pass, as do versions (v1, v2beta1), ids and path parameters, and compounds that name a thing (search-results, change-requests, check-runs, add-ons).',
     why: 'A collection that is a noun works with every method (GET lists it, POST adds to it); a verb in the path hides an operation the method should carry, so clients cannot guess the next URL and caches and proxies misjudge what is safe to repeat.',
@@ -154,8 +167,14 @@ export default defineCheck({
     ];
     const hook = ctx.config.webhooks?.subscribe.path;
     if (hook) paths.push({ path: hook, label: 'the webhook subscription', shown: base + hook });
-    // Paths of an OpenAPI document that are not probed are still linted.
+    // Paths of an OpenAPI document that are not probed are still linted, but for the login
+    // endpoints the config names: how a token is obtained is the service's own (the conventions
+    // show none), and the same path declared in auth.login is not judged either.
+    const logins = [ctx.config.auth.login, ctx.config.auth.limitedLogin].flatMap((login) =>
+      login ? [relativePath(login.path, ctx.config.baseUrl)] : [],
+    );
     for (const extra of ctx.config.extraPaths ?? []) {
+      if (logins.includes(trimmed(extra))) continue;
       paths.push({ path: extra, label: 'a path of the OpenAPI document', shown: base + extra });
     }
     for (const { path, label, shown } of paths) {

@@ -13,6 +13,23 @@ import { isInner, pathOf, selfRequest, sendJson } from './self-requests.js';
 const tester = new CheckTester();
 const WIDGET = /^\/v1\/widgets\/\d+$/;
 
+/** A JSON login, as config `auth.login` gives it (its path set by each case). */
+const LOGIN = {
+  step: 'auth.login',
+  method: 'POST',
+  path: '/users/login',
+  headers: {},
+  json: {},
+  token: '/token',
+};
+
+/** POST /v1/users/login (with or without a trailing slash) answers the example API's full token. */
+const tokenEndpoint: Middleware = (req, res) => {
+  if (req.method !== 'POST' || !/^\/v1\/users\/login\/?$/.test(pathOf(req))) return false;
+  sendJson(res, 200, { token: 'demo-full-token' });
+  return true;
+};
+
 /** The config with one resource's path changed (nothing is sent to it unless it is flagged). */
 function withPath(name: string, path: string): (c: AuditConfig) => AuditConfig {
   return (c) => ({ ...c, resources: c.resources.map((r) => (r.name === name ? { ...r, path } : r)) });
@@ -38,6 +55,16 @@ tester.run(pathsAreNouns, {
       }),
     },
     { name: 'a base URL with an api prefix and a beta version', api: { versionPrefix: '/api/v2beta1' } },
+    {
+      // LoopBack's document lists its token endpoint: the config names it as the login.
+      name: 'the login endpoint auth.login names, among the paths of the OpenAPI document',
+      api: { middleware: tokenEndpoint },
+      config: (c) => ({
+        ...c,
+        auth: { ...c.auth, login: { ...LOGIN, path: `${new URL(c.baseUrl).origin}/v1/users/login/` } },
+        extraPaths: ['/users/login', '/users/{id}'],
+      }),
+    },
   ],
   invalid: [
     {
@@ -59,6 +86,16 @@ tester.run(pathsAreNouns, {
       name: 'a verb-shaped path of the OpenAPI document that is not probed (not requested: templated)',
       config: (c) => ({ ...c, extraPaths: ['/widgets/{id}/activate', '/getWidgetById/{id}'] }),
       failures: [{ messageId: 'verbPath' }, { messageId: 'verbPath' }],
+    },
+    {
+      name: 'a verb-shaped path of the OpenAPI document beside the login endpoint auth.login names',
+      api: { middleware: tokenEndpoint },
+      config: (c) => ({
+        ...c,
+        auth: { ...c.auth, login: LOGIN },
+        extraPaths: ['/users/login', '/users/{id}/activate'],
+      }),
+      failures: [{ messageId: 'verbPath' }],
     },
     {
       name: 'a verb in the base URL',
