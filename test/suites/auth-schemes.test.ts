@@ -7,7 +7,7 @@ import { runAudit } from '../../src/engine/run.js';
 import { catalogue } from '../../suites/index.js';
 import { startExampleFixture } from '../../src/testing/fixture-server.js';
 import { schemeConfig } from '../../src/testing/scheme-config.js';
-import { CheckTester, times } from '../../src/testing/check-tester.js';
+import { auditFixture, CheckTester, times } from '../../src/testing/check-tester.js';
 import { ExchangeLog, reporters } from '../../src/reporters/index.js';
 import missing401 from '../../suites/auth/missing-credentials-401.js';
 import invalid401 from '../../suites/auth/invalid-credentials-401.js';
@@ -228,6 +228,18 @@ describe('broken variants fail exactly the rule they break', () => {
     expect(failedRules(result)).toEqual(['AUTH-CHALLENGE']);
     const failure = result.results.find((r) => r.status === 'failed');
     expect(failure?.message).toMatch(/names no Basic challenge/);
+  });
+});
+
+describe('messages name the scheme once', () => {
+  it('the Token scheme accepting the token under Bearer: "the token under the Bearer scheme", not "the Token token"', async () => {
+    const accepts = acceptAs(TOKEN, (req) => header(req, 'authorization') === `Bearer ${FULL}`);
+    const { result } = await auditFixture([invalid401], fixture(TOKEN, { middleware: accepts }));
+    const messages = result.results.flatMap((r) => r.problems ?? []);
+    expect(messages.some((m) => m.includes('with the token under the Bearer scheme in Authorization'))).toBe(
+      true,
+    );
+    expect(messages.filter((m) => /Token token/.test(m))).toEqual([]);
   });
 });
 

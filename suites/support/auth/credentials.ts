@@ -139,7 +139,9 @@ function placedVariants(p: CredentialPlacement, d: Derive | undefined): Credenti
       : p.in === 'query'
         ? `in the query parameter ${p.name}`
         : `in the cookie ${p.name}`;
-  const kind = p.in === 'header' && prefix !== '' ? `${p.prefix} token` : 'key';
+  // "the Bearer token", "the token" (never "the Token token"), or "the key" where no scheme names it.
+  const kind =
+    p.in === 'header' && prefix !== '' ? (/^token$/i.test(p.prefix) ? 'token' : `${p.prefix} token`) : 'key';
   const placed = (value: string): AuthChoice => ({ credential: `${prefix}${value}` });
   const out: Credential[] = [
     { phrase: `with a garbage ${kind} ${where}`, auth: placed(GARBAGE), carriesToken: false },
