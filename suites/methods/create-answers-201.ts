@@ -3,6 +3,7 @@ import { defineCheck } from '../../src/core/check.js';
 import { valuesNotShown } from '../support/shown.js';
 import { describeDifferences } from '../../src/core/values.js';
 import { answered, couldNotCompare, is2xx } from '../../src/core/verdicts.js';
+import { short } from '../../src/core/shapes.js';
 
 export default defineCheck({
   kind: 'active',
@@ -40,9 +41,12 @@ export default defineCheck({
       unnamed?.exchange ?? (await ctx.send({ method: 'POST', path: ctx.collectionPath(), json: r.sample }));
     if (post.status !== 201) {
       const refused = !is2xx(post);
+      // A refusal says why in its body (a field the service manages, one it requires): every check
+      // that tests an item it creates waits on this one, so the reason is in the message.
+      const says = refused && post.status !== undefined && post.text.trim() !== '';
       ctx.fail({
         messageId: refused ? 'createRefused' : 'not201',
-        message: `${answered(post)}, expected 201`,
+        message: `${answered(post)}${says ? ` ${short(post.json ?? post.text.trim(), 160)}` : ''}, expected 201`,
         evidence: [post],
       });
       if (refused) return;

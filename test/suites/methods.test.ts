@@ -1,6 +1,7 @@
 // CheckTester cases for the methods suite: MTH-READ, MTH-CREATE, MTH-CHANGE, MTH-DELETE.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { CheckTester, times } from '../../src/testing/check-tester.js';
+import { describe, expect, it } from '@jest/globals';
+import { auditFixture, CheckTester, times } from '../../src/testing/check-tester.js';
 import readCollectionAndItem from '../../suites/methods/read-collection-and-item.js';
 import createAnswers201 from '../../suites/methods/create-answers-201.js';
 import createLocation from '../../suites/methods/create-location.js';
@@ -27,6 +28,13 @@ function rolloutOfThreeDecimals(config: AuditConfig): AuditConfig {
     ),
   };
 }
+
+/** Why a create is refused, as Feathers says it. */
+const REFUSAL = {
+  name: 'BadRequest',
+  message: 'validation failed',
+  data: [{ path: '/userId', message: 'managed' }],
+};
 
 const tester = new CheckTester();
 
@@ -79,6 +87,12 @@ tester.run(createAnswers201, {
       name: 'POST answers 200',
       api: { breaks: { createStatus200: true } },
       failures: [{ messageId: 'not201' }, { messageId: 'not201' }],
+    },
+    {
+      name: 'POST refused with 400 (the service manages a field the sample sends)',
+      resource: 'widgets',
+      api: { middleware: createAnswer(400, REFUSAL) },
+      failures: [{ messageId: 'createRefused' }],
     },
     {
       name: 'the created item cannot be read back',
@@ -298,6 +312,18 @@ tester.run(deleteRemoves, {
       failures: [{ messageId: 'stillListed' }, { messageId: 'stillListed' }, { messageId: 'stillListed' }],
     },
   ],
+});
+
+describe('create-answers-201 messages', () => {
+  it('a refused create says why, in the words of its answer', async () => {
+    const { result } = await auditFixture([createAnswers201], {
+      api: { middleware: createAnswer(400, REFUSAL) },
+    });
+    const widgets = result.results.find((r) => r.resource === 'widgets');
+    expect(widgets?.message).toMatch(
+      /^POST \/v1\/widgets answered 400 \{"name":"BadRequest","message":"validation failed","data":\[\{"path":"\/userId",.*, expected 201$/,
+    );
+  });
 });
 
 /**
