@@ -44,7 +44,8 @@ function flatFields(body: Record<string, unknown>): Array<[string, unknown]> {
   const out: Array<[string, unknown]> = Object.entries(body);
   for (const key of ['meta', 'links', '_links', 'paging', 'pagination', 'page_info', 'pageInfo']) {
     const inner = body[key];
-    if (isObject(inner)) out.push(...Object.entries(inner));
+    // One by one: a hostile envelope of 200,000 members is more arguments than a call takes.
+    if (isObject(inner)) for (const entry of Object.entries(inner)) out.push(entry);
   }
   return out;
 }

@@ -220,8 +220,10 @@ function changedMembers(a: unknown, b: unknown): string[] {
   for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
     if (deepEqual(a[k], b[k])) continue;
     const inner = changedMembers(a[k], b[k]);
-    // A changed scalar (or a list that grew) is named by its own member.
-    out.push(...(inner.length > 0 ? inner : [k]));
+    // A changed scalar (or a list that grew) is named by its own member. One by one: a list of
+    // 200,000 entries each with a changed member is more arguments than a call takes.
+    if (inner.length === 0) out.push(k);
+    else for (const name of inner) out.push(name);
   }
   return out;
 }

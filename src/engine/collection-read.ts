@@ -41,7 +41,8 @@ export async function readCollection(client: HttpClient, r: ResourceConfig): Pro
     const entries = page.status === 200 ? unwrapList(page.json, r.name) : undefined;
     if (!entries) return { items, whole: false };
     if (entries.length === 0) return { items, whole: true };
-    items.push(...entries);
+    // One by one: a page of hundreds of thousands of entries is more arguments than a call takes.
+    for (const entry of entries) items.push(entry);
   }
   return { items, whole: nextPage(page) === undefined && !pagingHint(page) };
 }

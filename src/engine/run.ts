@@ -205,7 +205,9 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
       record(withReproduction(result, { ...deps, config: run }, check, evidence));
     }
     // Root causes first, and a failure that may follow from another says so (declared dependsOn).
-    results.splice(0, results.length, ...markConsequences(results, options.catalogue));
+    // A new array, not spread back into this one: 10,000 resources give 220,000 results, more
+    // arguments than a call takes (the audit ended in "Maximum call stack size exceeded").
+    const ordered = markConsequences(results, options.catalogue);
     observing = false;
     // Cleanup runs even after an interruption, and gives a service that stopped answering one more try.
     await client.beginCleanup(ledger.pending().length > 0 || custody.unaccountedCreates().length > 0);
@@ -219,8 +221,8 @@ export async function runAudit(config: AuditConfig, options: RunOptions): Promis
       target: { baseUrl: client.redactor.text(config.baseUrl) },
       startedAt,
       durationMs: Date.now() - started,
-      summary: summarise(results, client.requestCount, client.answerCount),
-      results,
+      summary: summarise(ordered, client.requestCount, client.answerCount),
+      results: ordered,
       cleanup: cleanupReport,
       ...(interrupted ? { interrupted: true } : {}),
       ...(options.shard ? { shard: options.shard } : {}),

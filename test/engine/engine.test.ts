@@ -89,4 +89,22 @@ describe('engine', () => {
     );
     expect(result.cleanup.deleted).toBe(0);
   });
+
+  it('reads a collection whose second page holds 200,000 entries (more than a call takes as arguments)', async () => {
+    // The collection read before the first create follows the pages: the first names the second.
+    const page2 = JSON.stringify({ data: Array.from({ length: 200_000 }, (_, i) => ({ id: 100_000 + i })) });
+    const { result } = await auditFixture([catalogue.find((c) => c.id === 'create-answers-201')!], {
+      api: {
+        middleware: (req, res) => {
+          if (req.method !== 'GET' || !(req.url ?? '').startsWith('/v1/widgets?page=')) return false;
+          const body = req.url === '/v1/widgets?page=2' ? page2 : '{"data": []}';
+          res.writeHead(200, { 'content-type': 'application/json' }).end(body);
+          return true;
+        },
+        variant: { listStyle: 'paged' },
+      },
+    });
+    const widgets = result.results.find((r) => r.resource === 'widgets');
+    expect([widgets?.status, widgets?.message]).toEqual(['passed', undefined]);
+  });
 });
