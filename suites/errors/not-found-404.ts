@@ -3,6 +3,7 @@ import { defineCheck, type Exchange } from '../../src/core/check.js';
 import { byQuery, itemTemplate } from '../../src/core/addressing.js';
 import type { ResourceConfig } from '../../src/core/types.js';
 import { answered, is2xx } from '../../src/core/verdicts.js';
+import { notOfferedHint } from '../support/offered.js';
 
 export default defineCheck({
   kind: 'active',
@@ -43,7 +44,7 @@ export default defineCheck({
       if (x.status === 404 || (probe.allow2xx && is2xx(x))) continue;
       ctx.fail({
         messageId: 'unknownIdNot404',
-        message: `${answered(x)}${shownBody(x)} for an id that was never issued, expected 404${probe.allow2xx ? ' (or 2xx)' : ''}${filterNote(x, r)}`,
+        message: `${answered(x)}${shownBody(x)} for an id that was never issued, expected 404${probe.allow2xx ? ' (or 2xx)' : ''}${filterNote(x, r)}${notOfferedHint(x)}`,
         evidence: [x],
       });
     }

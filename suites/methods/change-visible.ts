@@ -3,6 +3,7 @@ import { defineCheck, type Created, type ResourceCheckContext } from '../../src/
 import { valuesNotShown } from '../support/shown.js';
 import { describeDifferences } from '../../src/core/values.js';
 import { answered, couldNotCompare, requestLine } from '../../src/core/verdicts.js';
+import { notOfferedHint } from '../support/offered.js';
 
 export default defineCheck({
   kind: 'active',
@@ -50,7 +51,7 @@ async function change(
   if (sent.status !== 200) {
     ctx.fail({
       messageId: 'not200',
-      message: `${answered(sent)}, expected 200${whyNot200(sent.status)}`,
+      message: `${answered(sent)}, expected 200${whyNot200(sent.status)}${notOfferedHint(sent)}`,
       evidence: [sent],
     });
     if (sent.status === undefined || sent.status >= 300) return;

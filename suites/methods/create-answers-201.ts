@@ -4,6 +4,7 @@ import { valuesNotShown } from '../support/shown.js';
 import { describeDifferences } from '../../src/core/values.js';
 import { answered, couldNotCompare, is2xx } from '../../src/core/verdicts.js';
 import { short } from '../../src/core/shapes.js';
+import { notOfferedHint } from '../support/offered.js';
 
 export default defineCheck({
   kind: 'active',
@@ -46,7 +47,7 @@ export default defineCheck({
       const says = refused && post.status !== undefined && post.text.trim() !== '';
       ctx.fail({
         messageId: refused ? 'createRefused' : 'not201',
-        message: `${answered(post)}${says ? ` ${short(post.json ?? post.text.trim(), 160)}` : ''}, expected 201`,
+        message: `${answered(post)}${says ? ` ${short(post.json ?? post.text.trim(), 160)}` : ''}, expected 201${notOfferedHint(post)}`,
         evidence: [post],
       });
       if (refused) return;

@@ -6,6 +6,7 @@ import { answered, couldNotCompare, is2xx } from '../../src/core/verdicts.js';
 import { findListed } from '../support/listed.js';
 import { byQuery, itemTemplate } from '../../src/core/addressing.js';
 import type { ResourceConfig } from '../../src/core/types.js';
+import { notOfferedHint } from '../support/offered.js';
 
 export default defineCheck({
   kind: 'active',
@@ -45,7 +46,11 @@ export default defineCheck({
 
     const del = await ctx.send({ method: 'DELETE', path: victim.path });
     if (!is2xx(del)) {
-      ctx.fail({ messageId: 'deleteNot2xx', message: `${answered(del)}, expected 2xx`, evidence: [del] });
+      ctx.fail({
+        messageId: 'deleteNot2xx',
+        message: `${answered(del)}, expected 2xx${notOfferedHint(del)}`,
+        evidence: [del],
+      });
       return;
     }
     ctx.markDeleted(victim.path);

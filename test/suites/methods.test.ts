@@ -7,6 +7,7 @@ import createAnswers201 from '../../suites/methods/create-answers-201.js';
 import createLocation from '../../suites/methods/create-location.js';
 import changeVisible from '../../suites/methods/change-visible.js';
 import deleteRemoves from '../../suites/methods/delete-removes.js';
+import notFound404 from '../../suites/errors/not-found-404.js';
 import { VALID_VARIANTS } from './valid-variants.js';
 import { altFixture } from '../../src/testing/alt-api/index.js';
 import { DECIMAL_STRINGS_CASE, roundsPrices, threeDecimalPrices } from './value-fixtures.js';
@@ -312,6 +313,42 @@ tester.run(deleteRemoves, {
       failures: [{ messageId: 'stillListed' }, { messageId: 'stillListed' }, { messageId: 'stillListed' }],
     },
   ],
+});
+
+/** Every PUT of a widget answered 405, with these headers. */
+function putNotAllowed(
+  headers: Record<string, string>,
+): (req: IncomingMessage, res: ServerResponse) => boolean {
+  return (req, res) => {
+    if (req.method !== 'PUT' || !/^\/v1\/widgets\//.test(req.url ?? '')) return false;
+    res.writeHead(405, { 'content-type': 'application/json', ...headers }).end('{"error":"no PUT"}');
+    return true;
+  };
+}
+
+describe('a 405 to an operation the config declares', () => {
+  const problemsOf = async (headers: Record<string, string>) => {
+    const { result } = await auditFixture([changeVisible, notFound404], {
+      api: { middleware: putNotAllowed(headers) },
+    });
+    return result.results.filter((r) => r.resource === 'widgets').flatMap((r) => r.problems ?? []);
+  };
+
+  it('says the service may not offer it, naming the operation to leave out', async () => {
+    const problems = await problemsOf({ allow: 'GET, PATCH, DELETE' });
+    const put = problems.filter((p) => /^PUT /.test(p));
+    expect(put.length).toBe(2); // change-visible's PUT of its item, not-found-404's PUT of an unknown id
+    for (const p of put)
+      expect(p).toMatch(
+        /; 405 says the service offers no PUT here \(Allow: GET, PATCH, DELETE\): if so, leave replace out of the resource's operations in the config$/,
+      );
+  });
+
+  it('says nothing of the kind when the Allow header lists the method', async () => {
+    const problems = await problemsOf({ allow: 'GET, PUT, PATCH, DELETE' });
+    expect(problems.filter((p) => /^PUT /.test(p)).length).toBe(2);
+    expect(problems.filter((p) => p.includes('offers no'))).toEqual([]);
+  });
 });
 
 describe('create-answers-201 messages', () => {
