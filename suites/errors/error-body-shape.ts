@@ -29,7 +29,7 @@ export default defineCheck({
     sends:
       'Nothing of its own: it judges every 4xx and 5xx answer the other checks provoke, on every resource and outside them (unknown collections and versions, missing credentials, malformed bodies...).',
     passes:
-      'Every error answer (HEAD excepted) has a non-empty JSON body (application/json or any +json type, so application/problem+json passes), and all error bodies share at least one top-level member of the same JSON type, e.g. every body has an "error" object, or every problem+json body has "type", "title" and "status". Members beyond that common core are treated as optional: "detail" present in some problem+json bodies and absent in others, or an "errors" list only on validation failures, pass. Error bodies with no member in common (a gateway\'s {"message"} beside the application\'s {"error": {...}}, or "error" a string in some and an object in others) fail. Skipped on a resource that got no error answer.',
+      'Every error answer (HEAD excepted) has a non-empty JSON body (application/json or any +json type, so application/problem+json passes), and all error bodies share at least one top-level member of the same JSON type, e.g. every body has an "error" object, or every problem+json body has "type", "title" and "status". Members beyond that common core are treated as optional: "detail" present in some problem+json bodies and absent in others, or an "errors" list only on validation failures, pass. A map of field names to lists of messages (Rails\' and Django REST framework\'s validation answers, {"price": ["must be a number"]}) is one shape whichever fields it names. Error bodies with no member in common (a gateway\'s {"message"} beside the application\'s {"error": {...}}, or "error" a string in some and an object in others) fail. Skipped on a resource that got no error answer.',
     why: 'Clients parse error bodies with one piece of code; an empty body, an HTML page or a second, unrelated shape (typically from a gateway or framework default in front of the application) leaves them with nothing to show or log.',
   },
   nothingToJudge: 'no 4xx or 5xx answer (with a body that could be read) was received',
@@ -100,12 +100,38 @@ function typeOf(value: unknown): string {
   return typeof value;
 }
 
+/** The shape of a map of field names to their messages, whichever fields it names. */
+const FIELD_MESSAGES = '(field messages)';
+
+/** Members that make a body an error envelope, never a field of the resource. */
+const ENVELOPE_MEMBERS = new Set(['error', 'errors', 'message', 'messages', 'detail', 'details']);
+
+/**
+ * A map of field names to lists of messages, the validation answer of Rails ({"price": ["must be
+ * greater than or equal to 0"]}) and Django REST framework: one shape, whatever fields it names.
+ */
+function isFieldMessages(body: Record<string, unknown>): boolean {
+  const entries = Object.entries(body);
+  return (
+    entries.length > 0 &&
+    entries.every(
+      ([k, v]) =>
+        !ENVELOPE_MEMBERS.has(k.toLowerCase()) &&
+        Array.isArray(v) &&
+        v.length > 0 &&
+        v.every((m) => typeof m === 'string'),
+    )
+  );
+}
+
 /**
  * The shape of an error body: its top-level members with their JSON types ("error:object,status:number"),
- * sorted; a body that is not an object is one pseudo-member ("(string)").
+ * sorted; a body that is not an object is one pseudo-member ("(string)"), and so is a map of field
+ * names to messages ("(field messages)").
  */
 export function shapeKey(body: unknown): string {
   if (!isObject(body)) return `(${typeOf(body)})`;
+  if (isFieldMessages(body)) return FIELD_MESSAGES;
   return Object.entries(body)
     .map(([k, v]) => `${k.replace(/[,:]/g, '_')}:${typeOf(v)}`)
     .sort()
@@ -114,13 +140,16 @@ export function shapeKey(body: unknown): string {
 
 /** `{error: object} in 40 responses (400, 404 on widgets, orders)` */
 function describeGroup(g: ExchangeGroup): string {
-  const members = g.key.startsWith('(')
-    ? `a bare JSON ${g.key.slice(1, -1)}`
-    : `{${g.key
-        .split(',')
-        .filter(Boolean)
-        .map((m) => m.replace(':', ': '))
-        .join(', ')}}`;
+  const members =
+    g.key === FIELD_MESSAGES
+      ? 'a map of field names to messages ({"<field>": ["<message>"]})'
+      : g.key.startsWith('(')
+        ? `a bare JSON ${g.key.slice(1, -1)}`
+        : `{${g.key
+            .split(',')
+            .filter(Boolean)
+            .map((m) => m.replace(':', ': '))
+            .join(', ')}}`;
   const where = g.resources.map((r) => (r === '' ? 'outside the declared resources' : r)).join(', ');
   const count = g.count === 1 ? '1 response' : `${g.count} responses`;
   return `${members} in ${count} (${g.statuses.join(', ')} on ${where})`;

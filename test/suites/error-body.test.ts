@@ -72,6 +72,13 @@ tester.run(errorBodyShape, {
       api: { variant: { errorStyle: 'problem' }, middleware: problemVaried },
     },
     { name: 'NestJS-style bodies whose message is a string or a list', api: { middleware: nestStyle } },
+    {
+      // Rails' and Django REST framework's validation answers: the fields named differ, the shape does not.
+      name: 'every error a map of field names to messages, naming different fields',
+      api: {
+        middleware: rewriteErrors((status) => ({ [status === 400 ? 'price' : 'id']: [`error ${status}`] })),
+      },
+    },
   ],
   invalid: [
     {
@@ -92,6 +99,14 @@ tester.run(errorBodyShape, {
     {
       name: "a gateway's own shape for unknown routes beside the application's",
       api: { middleware: unknownRoutes({ message: 'no Route matched with those values' }) },
+      failures: [{ messageId: 'errorShapesDiffer' }],
+    },
+    {
+      // Rails: {"status": 404, "error": "Not Found"} beside its validation maps.
+      name: 'maps of field names to messages beside bodies of another shape',
+      api: {
+        middleware: rewriteErrors((status, body) => (status === 400 ? { price: ['is invalid'] } : body)),
+      },
       failures: [{ messageId: 'errorShapesDiffer' }],
     },
     {
@@ -143,5 +158,21 @@ describe('error-body-shape across the API', () => {
       'detail:null,status:number,title:string',
     );
     expect(shapeKey([1])).toBe('(array)');
+  });
+
+  it('keys every map of field names to messages alike, but no error envelope', () => {
+    expect(shapeKey({ price: ['must be a number'], name: ["can't be blank"] })).toBe('(field messages)');
+    expect(shapeKey({ non_field_errors: ['bad pair'] })).toBe('(field messages)');
+    expect(shapeKey({ errors: ['bad'] })).toBe('errors:array');
+    expect(shapeKey({ detail: ['bad'] })).toBe('detail:array');
+    expect(shapeKey({ price: 'must be a number' })).toBe('price:string');
+    expect(shapeKey({ price: [] })).toBe('price:array');
+    const [finding] = errorBodyShape.summarise([
+      group({ price: ['is invalid'] }, 3),
+      group({ status: 404, error: 'Not Found' }, 2, [404]),
+    ]);
+    expect(finding.message).toBe(
+      'error bodies come in 2 shapes with no top-level member in common: a map of field names to messages ({"<field>": ["<message>"]}) in 3 responses (400 on widgets); {error: string, status: number} in 2 responses (404 on widgets)',
+    );
   });
 });
