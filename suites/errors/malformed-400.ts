@@ -7,7 +7,7 @@ import {
   type ResourceCheckContext,
 } from '../../src/core/check.js';
 import type { Severity } from '../../src/core/types.js';
-import { idOf, isObject, short, unwrapList } from '../../src/core/shapes.js';
+import { deepEqual, idOf, isObject, short, unwrapList } from '../../src/core/shapes.js';
 import type { Snapshot, StateDiff, StateWatch } from '../../src/core/state.js';
 import { sameValue } from '../../src/core/values.js';
 import { is2xx, requestLine, statusText } from '../../src/core/verdicts.js';
@@ -50,7 +50,7 @@ export default defineCheck({
   },
   description: {
     sends:
-      'POST to the collection, PUT and PATCH to an item it created (as declared), each with: unparseable JSON; an empty body; a JSON array, string, number and null instead of an object; every declared invalid payload to POST, and to PUT those that carry every field of its valid body or a value of another JSON type than in that body (PUT is a change, not necessarily a whole replacement: a PUT that leaves out fields, like a PATCH, may be a valid partial change); for each field of the payload, a value of another JSON type (an object for a string, a non-numeric string for a number or boolean, a string for a list or object, so that no common lenient coercion makes it valid); and the payload with an unknown extra field. The probes of a method go out together, the collection (and, for PUT/PATCH, the item) read before and after them; when that state changed, the refused ones are sent again one at a time (PUT and PATCH to a fresh item), the state read around each, so a change is pinned on the probe that made it.',
+      'POST to the collection, PUT and PATCH to an item it created (as declared), each with: unparseable JSON; an empty body; a JSON array, string, number and null instead of an object; every declared invalid payload to POST, and to PUT all but those that are a valid body with fields left out (PUT is a change, not necessarily a whole replacement: such a PUT, like a PATCH, may be a valid partial change; a payload that carries a value no valid body has, {"quantity": 0}, still goes to PUT); for each field of the payload, a value of another JSON type (an object for a string, a non-numeric string for a number or boolean, a string for a list or object, so that no common lenient coercion makes it valid); and the payload with an unknown extra field. The probes of a method go out together, the collection (and, for PUT/PATCH, the item) read before and after them; when that state changed, the refused ones are sent again one at a time (PUT and PATCH to a fresh item), the state read around each, so a change is pinned on the probe that made it.',
     passes:
       'Each malformed body is answered 400 and the collection (and item) is unchanged, server-managed fields such as updatedAt aside. 422 instead of 400 is a warning. 2xx (bad data stored) and 5xx (client input crashed the server) are the worst answers. For the unknown extra field any 2xx or 4xx passes (services may ignore or reject unknown fields); only a 5xx fails. Anything a malformed POST created is deleted at the end when its answer names it; an item that appeared after a refused POST is deleted only when it carries the values sent. On a shared live service another client creating items at the same moment would also show as a change: rerun to confirm.',
     why: 'Clients rely on a 400 to say "fix your request"; a malformed body that is stored corrupts data for every reader, and one that crashes the server turns a client bug into an outage.',
@@ -67,7 +67,12 @@ export default defineCheck({
       methods.push({ method: 'POST', payload: r.sample, sends: () => true });
     if (r.operations.includes('replace')) {
       const payload = r.replace ?? r.sample;
-      methods.push({ method: 'PUT', payload, sends: (invalid) => !mayBePartialChange(invalid, payload) });
+      const valid = [r.sample, r.replace, r.update];
+      methods.push({
+        method: 'PUT',
+        payload,
+        sends: (invalid) => !mayBePartialChange(invalid, payload, valid),
+      });
     }
     if (r.operations.includes('update'))
       methods.push({ method: 'PATCH', payload: r.update ?? r.sample, sends: () => false });
@@ -280,21 +285,24 @@ export function probesFor(
 /**
  * Whether a declared invalid payload may be a valid PUT: the conventions make PUT a change, not
  * necessarily a whole replacement (Rails, for one, routes PUT to the same partial update as PATCH),
- * so a body that leaves out fields of the valid PUT body (a required field missing: invalid for a
- * POST) may be a change a service rightly accepts. It still goes to PUT when a field it carries
- * holds a value of another JSON type than the valid body's, which no change makes valid.
+ * so a valid body with fields left out (a required one missing: invalid for a POST) may be a
+ * change a service rightly accepts. That is a payload that leaves out a field of the valid PUT
+ * body while every value it carries is one a valid body (`valid`: the sample, replace and update
+ * payloads) holds in that field, or is in a field none of them has (an unknown field, which a
+ * service may ignore). A payload with a value of its own ({"quantity": 0}) still goes to PUT.
  */
-export function mayBePartialChange(invalid: unknown, body: unknown): boolean {
+export function mayBePartialChange(
+  invalid: unknown,
+  body: unknown,
+  valid: readonly unknown[] = [body],
+): boolean {
   if (!isObject(invalid) || !isObject(body)) return false;
   if (Object.keys(body).every((field) => field in invalid)) return false;
-  return Object.entries(invalid).every(
-    ([field, value]) => !(field in body) || body[field] === null || jsonType(value) === jsonType(body[field]),
-  );
-}
-
-function jsonType(value: unknown): string {
-  if (value === null) return 'null';
-  return Array.isArray(value) ? 'array' : typeof value;
+  const bodies = valid.filter(isObject);
+  return Object.entries(invalid).every(([field, value]) => {
+    const holding = bodies.filter((b) => field in b);
+    return holding.length === 0 || holding.some((b) => deepEqual(b[field], value));
+  });
 }
 
 /** A value of another JSON type that no common lenient parser coerces into the original type. */

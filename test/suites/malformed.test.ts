@@ -297,26 +297,30 @@ describe('malformed-400 cleanup and probes', () => {
   });
 
   it('sends PUT the declared invalid payloads no partial change makes valid, numbered as declared', () => {
+    const sample = { name: 'bolt', price: 3 };
     const put = { name: 'nut', price: 4 };
     const declared = [
-      { name: 'x', price: 'three' }, // a number of another type: malformed for any PUT
-      { name: '', price: 3 }, // every field of the PUT body: a replacement that must be refused
-      { price: 3 }, // name left out: a partial change may accept it
-      { name: 'bolt' }, // price left out
-      { price: 'three' }, // price left out, and a string where a number goes
-      { other: 1 }, // only a field the PUT body lacks: an ignored unknown field
+      { name: 'x', price: 'three' }, // every field of the PUT body: a replacement that must be refused
+      { name: '', price: 3 }, // the same
+      { price: 3 }, // the sample without its name: a partial change may accept it
+      { name: 'bolt' }, // the sample without its price
+      { price: 'three' }, // price left out of the PUT body, but a value no valid body has
+      { other: 1 }, // only a field no valid body has: an unknown field a service may ignore
       [1, 2], // not an object
+      { price: 0 }, // name left out, and a price of its own: no valid change either way
     ];
-    expect(declared.map((d) => mayBePartialChange(d, put))).toEqual([
+    const valid = [sample, put];
+    expect(declared.map((d) => mayBePartialChange(d, put, valid))).toEqual([
       false,
       false,
       true,
       true,
       false,
       true,
+      false,
       false,
     ]);
-    const labels = probesFor(put, declared, (d) => !mayBePartialChange(d, put))
+    const labels = probesFor(put, declared, (d) => !mayBePartialChange(d, put, valid))
       .map((p) => p.label)
       .filter((label) => label.startsWith('invalid payload'));
     expect(labels).toEqual([
@@ -324,6 +328,7 @@ describe('malformed-400 cleanup and probes', () => {
       'invalid payload 2 {"name":"","price":3}',
       'invalid payload 5 {"price":"three"}',
       'invalid payload 7 [1,2]',
+      'invalid payload 8 {"price":0}',
     ]);
   });
 });
