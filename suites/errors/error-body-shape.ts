@@ -29,7 +29,7 @@ export default defineCheck({
     sends:
       'Nothing of its own: it judges every 4xx and 5xx answer the other checks provoke, on every resource and outside them (unknown collections and versions, missing credentials, malformed bodies...).',
     passes:
-      'Every error answer (HEAD excepted) has a non-empty JSON body (application/json or any +json type, so application/problem+json passes), and all error bodies share at least one top-level member of the same JSON type, e.g. every body has an "error" object, or every problem+json body has "type", "title" and "status". Members beyond that common core are treated as optional: "detail" present in some problem+json bodies and absent in others, or an "errors" list only on validation failures, pass. A map of field names to lists of messages (Rails\' and Django REST framework\'s validation answers, {"price": ["must be a number"]}) is one shape whichever fields it names. Error bodies with no member in common (a gateway\'s {"message"} beside the application\'s {"error": {...}}, or "error" a string in some and an object in others) fail. Skipped on a resource that got no error answer.',
+      'Every error answer (HEAD excepted) has a non-empty JSON body (application/json or any +json type, so application/problem+json passes), and all error bodies share at least one top-level member, whatever it holds, e.g. every body has an "error" member (an object in some, a string in others), every problem+json body has "type", "title" and "status", or FastAPI\'s "detail" is a string on a 404 and a list on a 422. Members beyond that common core are treated as optional: "detail" present in some problem+json bodies and absent in others, or an "errors" list only on validation failures, pass. A map of field names to lists of messages (Rails\' and Django REST framework\'s validation answers, {"price": ["must be a number"]}) is one shape whichever fields it names. Error bodies with no member in common (a gateway\'s {"message"} beside the application\'s {"error": {...}}) fail. Skipped on a resource that got no error answer.',
     why: 'Clients parse error bodies with one piece of code; an empty body, an HTML page or a second, unrelated shape (typically from a gateway or framework default in front of the application) leaves them with nothing to show or log.',
   },
   nothingToJudge: 'no 4xx or 5xx answer (with a body that could be read) was received',
@@ -49,7 +49,7 @@ export default defineCheck({
   },
   summarise(groups) {
     if (groups.length < 2) return [];
-    const members = groups.map((g) => new Set(g.key.split(',').filter(Boolean)));
+    const members = groups.map((g) => memberNames(g.key));
     const common = [...members[0]].filter((m) => members.every((set) => set.has(m)));
     if (common.length > 0) return [];
     const sorted = proofFirst([...groups].sort((a, b) => b.count - a.count));
@@ -73,7 +73,7 @@ function proofFirst(sorted: ExchangeGroup[]): ExchangeGroup[] {
   const proof: ExchangeGroup[] = [];
   let common: Set<string> | undefined;
   for (const g of sorted) {
-    const members = new Set(g.key.split(',').filter(Boolean));
+    const members = memberNames(g.key);
     const next = common === undefined ? members : new Set([...common].filter((m) => members.has(m)));
     if (common === undefined || next.size < common.size) {
       proof.push(g);
@@ -82,6 +82,20 @@ function proofFirst(sorted: ExchangeGroup[]): ExchangeGroup[] {
     if (common.size === 0) break;
   }
   return [...proof, ...sorted.filter((g) => !proof.includes(g))];
+}
+
+/**
+ * The top-level member names of a shape key, without their JSON types: the rule asks error bodies
+ * for the same top-level keys, whatever each holds (FastAPI's "detail" is a string on a 404 and a
+ * list of problems on a 422).
+ */
+function memberNames(key: string): Set<string> {
+  return new Set(
+    key
+      .split(',')
+      .filter(Boolean)
+      .map((m) => (m.startsWith('(') ? m : m.slice(0, m.lastIndexOf(':')))),
+  );
 }
 
 /** A 4xx or 5xx answer whose body can be judged (HEAD carries none; a body cut at the cap cannot be parsed). */
