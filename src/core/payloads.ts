@@ -95,3 +95,12 @@ export function renderText(text: string, fill: { id?: string | number; unique: s
     return fill.id === undefined ? whole : JSON.stringify(String(fill.id)).slice(1, -1);
   });
 }
+
+/**
+ * A value no common lenient parser takes for a string: Django REST framework, pydantic and Rails
+ * take a number (12345 becomes "12345") and some a boolean, none an object. The malformed probes
+ * of ERR-MALFORMED and the invalid bodies `init` derives from a schema send it for a string field.
+ */
+export const NOT_A_STRING: Readonly<Record<string, string>> = Object.freeze({
+  conformance: 'an object, not a string',
+});

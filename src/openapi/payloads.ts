@@ -1,6 +1,7 @@
 // Request payloads from a document: samples from examples (else generated from the schema), and invalid bodies.
 import { sample as generate } from 'openapi-sampler';
 import { isObject, VOLATILE_FIELDS } from '../core/shapes.js';
+import { NOT_A_STRING } from '../core/payloads.js';
 import type { Body, Json } from './document.js';
 import { objectShape, typesOf } from './schema.js';
 
@@ -183,14 +184,17 @@ const WRONG_STRINGS: Record<string, string> = {
   object: 'not-an-object',
 };
 
-/** A value of a JSON type not in `types` (undefined when the schema allows any type). */
+/**
+ * A value of a JSON type not in `types` that no common lenient parser coerces into one of them
+ * (undefined when the schema allows any type): a non-numeric string where no string goes, an
+ * object for a string (a number would be read as "12345" by Django REST framework and pydantic).
+ */
 function wrongTypeValue(types: string[]): unknown {
   if (types.length === 0) return undefined;
   const allowed = new Set(types);
   if (allowed.has('integer')) allowed.add('number');
   if (!allowed.has('string')) return WRONG_STRINGS[types.find((t) => t !== 'null') ?? ''] ?? 'wrong-type';
-  if (!allowed.has('number')) return 12345;
-  if (!allowed.has('boolean')) return true;
-  if (!allowed.has('object')) return { unexpected: 'object' };
+  if (!allowed.has('object')) return NOT_A_STRING;
+  if (!allowed.has('array')) return ['not', 'a', 'string'];
   return undefined;
 }

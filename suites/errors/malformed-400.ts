@@ -10,6 +10,7 @@ import type { Severity } from '../../src/core/types.js';
 import { deepEqual, idOf, isObject, short, unwrapList } from '../../src/core/shapes.js';
 import type { Snapshot, StateDiff, StateWatch } from '../../src/core/state.js';
 import { sameValue } from '../../src/core/values.js';
+import { NOT_A_STRING } from '../../src/core/payloads.js';
 import { is2xx, requestLine, statusText } from '../../src/core/verdicts.js';
 
 /** One malformed (or, when `lenient`, merely unusual) body. */
@@ -307,7 +308,7 @@ export function mayBePartialChange(
 
 /** A value of another JSON type that no common lenient parser coerces into the original type. */
 function wrongType(value: unknown): unknown {
-  if (typeof value === 'string') return { conformance: 'an object, not a string' };
+  if (typeof value === 'string') return NOT_A_STRING;
   if (typeof value === 'number') return 'not a number';
   if (typeof value === 'boolean') return 'not a boolean';
   if (Array.isArray(value)) return 'not a list';
