@@ -14,12 +14,17 @@ export interface ItemShape {
   readAt?: string;
 }
 
-/** The collection path a GET of `path` ended at: a redirect that only adds a slash keeps it. */
+/**
+ * The path a GET of `requested` ended at, when a redirect only added a trailing slash (Django) or
+ * only took one away (FastAPI, whose collection is /widgets/ and whose items are /widgets/1):
+ * that is where the service serves it. Any other redirect keeps the path requested.
+ */
 export function servedPath(requested: string, finalUrl: string, baseUrl: string): string {
   const base = baseUrl.replace(/\/+$/, '');
   if (!finalUrl.startsWith(base)) return requested;
   const served = finalUrl.slice(base.length).split(/[?#]/)[0];
-  return served === `${requested.replace(/\/+$/, '')}/` ? served : requested;
+  const bare = requested.replace(/\/+$/, '');
+  return served === `${bare}/` || served === bare ? served : requested;
 }
 
 /**

@@ -66,6 +66,20 @@ describe('init reads how items are addressed', () => {
     expect(new Set(methods)).toEqual(new Set(['GET', 'OPTIONS']));
   });
 
+  it('FastAPI-style: the collection redirects to its slash, an item away from one: items at /widgets/{id}', async () => {
+    const server = await serve((url) => {
+      if (url.pathname === '/v1/widgets') return { status: 307, location: '/v1/widgets/' };
+      if (url.pathname === '/v1/widgets/') return { status: 200, body: ROWS };
+      if (url.pathname === '/v1/widgets/1/') return { status: 307, location: '/v1/widgets/1' };
+      if (url.pathname === '/v1/widgets/1') return { status: 200, body: ROWS[0] };
+      return { status: 404, body: { detail: 'Not Found' } };
+    }, []);
+    const resource = await starter(server, 'widgets');
+    // The items at /widgets/{id}: the default item of path /widgets/, so no item key.
+    expect(resource.path).toBe('/widgets/');
+    expect(resource.item).toBeUndefined();
+  });
+
   it('--collections widgets/ keeps the slash the user wrote; a plain /widgets/{id} writes no item key', async () => {
     const server = await serve((url) => {
       if (url.pathname === '/v1/widgets/') return { status: 200, body: ROWS };
