@@ -100,13 +100,34 @@ export async function applyOpenApi(
         // Set but empty is what CI gives for a secret that is not defined, not a choice.
         problems.push({
           path: ['auth', field],
-          message: `environment variable ${variable} is empty (as CI sets a secret that is not defined): give it a token, or unset it to audit without ${field === 'token' ? 'credentials' : 'the limited token'}`,
+          message: `environment variable ${variable} is empty (as CI sets a secret that is not defined): give it a token${
+            field === 'token' && derived.security.required
+              ? ' (the document requires credentials on every operation)'
+              : `, or unset it to audit without ${field === 'token' ? 'credentials' : 'the limited token'}`
+          }`,
           kind: 'env',
         });
         continue;
       }
       auth[field] = value;
       input.fromEnv.set(pathKey(['auth', field]), variable);
+    }
+    const security = derived.security;
+    const full = basic ? 'basic' : 'token';
+    if (security.required && auth[full] === undefined && !problems.some((p) => p.path[1] === full)) {
+      // Without it every check that reads or writes would meet a 401 and fail a correct API.
+      const set = basic
+        ? `${DEFAULT_BASIC_ENV.basic.username} and ${DEFAULT_BASIC_ENV.basic.password} (a user with full access)`
+        : `${DEFAULT_TOKEN_ENV.token} to a token with full access`;
+      const limited = basic
+        ? `${DEFAULT_BASIC_ENV.limitedBasic.username}/${DEFAULT_BASIC_ENV.limitedBasic.password}`
+        : DEFAULT_TOKEN_ENV.limitedToken;
+      problems.push({
+        path: ['auth', full],
+        source,
+        message: `the document requires credentials on every operation (security scheme "${security.scheme}"), and none is set: set ${set} (and ${limited} to one with less, for AUTH-FORBIDDEN), or give a config with auth`,
+        kind: 'env',
+      });
     }
     merged.auth = auth;
   }

@@ -26,6 +26,11 @@ export interface DerivedSecurity {
   scheme?: string;
   /** Parameters that carry a credential of some declared scheme (`header:x-api-key`, `query:api_key`): never request parameters. */
   credentialParams: Set<string>;
+  /**
+   * Every requirement in force names a scheme (none is the empty `{}` that lets anonymous clients
+   * in), and the audit can speak the chosen one: a run without its credential would meet only 401s.
+   */
+  required?: boolean;
   notes: string[];
 }
 
@@ -50,9 +55,11 @@ export function derivedSecurity(doc: Json, version: SpecVersion): DerivedSecurit
   const schemes = isObject(definitions) ? definitions : {};
   const used = new Set<string>();
   const together = new Set<string>();
+  let anonymous = false;
   const addAll = (requirements: unknown): void => {
     for (const requirement of asObjects(requirements)) {
       const names = Object.keys(requirement);
+      if (names.length === 0) anonymous = true;
       for (const name of names) used.add(name);
       if (names.length > 1) together.add(names.map((n) => `"${n}"`).join(' and '));
     }
@@ -101,7 +108,14 @@ export function derivedSecurity(doc: Json, version: SpecVersion): DerivedSecurit
     notes.push(
       `security: a requirement needs ${names} together: the audit sends one credential; add the other's header under headers: in the config`,
     );
-  return { kind: chosen.kind, placement: chosen.placement, scheme: chosen.name, credentialParams, notes };
+  return {
+    kind: chosen.kind,
+    placement: chosen.placement,
+    scheme: chosen.name,
+    credentialParams,
+    ...(anonymous ? {} : { required: true }),
+    notes,
+  };
 }
 
 function candidateOf(name: string, scheme: Json): Candidate | undefined {

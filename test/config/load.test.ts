@@ -209,7 +209,12 @@ webhooks:
       // The document is read at load time, so it must exist (and be valid).
       'sub/api.yaml': readFileSync(packagePath('test', 'fixtures', 'openapi', 'widgets-31.yaml'), 'utf8'),
     });
-    const config = await loadConfig({ cwd: dir, path: 'sub/c.yaml', documentStep: openApiStep() });
+    const config = await loadConfig({
+      cwd: dir,
+      path: 'sub/c.yaml',
+      documentStep: openApiStep(),
+      env: { CONFORMANCE_TOKEN: 'full-secret' },
+    });
     expect(config.openapiSource).toBe(join(dir, 'sub', 'api.yaml'));
     // A command that cannot read documents says so instead of ignoring the key.
     await expect(loadConfig({ cwd: dir, path: 'sub/c.yaml' })).rejects.toThrow(

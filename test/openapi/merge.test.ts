@@ -1,5 +1,6 @@
 // The config and the document together (loadConfig): the config wins field by field; tokens from the environment.
 import { describe, expect, it } from '@jest/globals';
+import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadConfig as loadWith, type LoadOptions } from '../../src/config/load.js';
@@ -49,8 +50,21 @@ describe('no config file: --openapi alone', () => {
     expect(widgets.idempotencyKey).toBe(true);
   });
 
-  it('without tokens in the environment it still loads (the checks that need one are skipped)', async () => {
-    const config = await loadConfig({ cwd: await tempFolder(), openapi: DOC, env: {} });
+  it('without a token, a document that requires one on every operation is an error naming the variable', async () => {
+    // Every request would meet a 401: a correct API would fail every check that reads or writes.
+    const error = await errorOf(loadConfig({ cwd: await tempFolder(), openapi: DOC, env: {} }));
+    expect(error.code).toBe('E_CONFIG_ENV');
+    expect(error.problems).toEqual([
+      `${DOC}: auth.token: the document requires credentials on every operation (security scheme "bearer"), and none is set: set CONFORMANCE_TOKEN to a token with full access (and CONFORMANCE_LIMITED_TOKEN to one with less, for AUTH-FORBIDDEN), or give a config with auth`,
+    ]);
+  });
+
+  it('without tokens, a document that lets anonymous clients in still loads (the checks that need one are skipped)', async () => {
+    const dir = await tempFolder();
+    const open = join(dir, 'open.yaml');
+    const text = readFileSync(DOC, 'utf8');
+    await writeFile(open, text.replace('security:\n  - bearer: []\n', 'security:\n  - {}\n  - bearer: []\n'));
+    const config = await loadConfig({ cwd: dir, openapi: open, env: {} });
     expect(config.auth).toEqual({});
   });
 
@@ -60,7 +74,7 @@ describe('no config file: --openapi alone', () => {
     );
     expect(error.code).toBe('E_CONFIG_ENV');
     expect(error.problems).toEqual([
-      `${DOC}: auth.token: environment variable CONFORMANCE_TOKEN is empty (as CI sets a secret that is not defined): give it a token, or unset it to audit without credentials`,
+      `${DOC}: auth.token: environment variable CONFORMANCE_TOKEN is empty (as CI sets a secret that is not defined): give it a token (the document requires credentials on every operation)`,
     ]);
   });
 
@@ -131,7 +145,7 @@ describe('a config file with `openapi:`', () => {
       cwd: dir,
       openapi: fixture('widgets-swagger2.json'),
       baseUrl: 'http://127.0.0.1:1/api',
-      env: {},
+      env: { CONFORMANCE_TOKEN: 'full-secret' },
     });
     expect(config.baseUrl).toBe('http://127.0.0.1:1/api');
     expect(config.openapiSource).toBe(fixture('widgets-swagger2.json'));
@@ -153,7 +167,7 @@ describe('a config file with `openapi:`', () => {
       cwd: await tempFolder(),
       openapi: fixture('petstore-30-refs', 'openapi.yaml'),
       baseUrl: 'http://127.0.0.1:1/v1',
-      env: {},
+      env: { CONFORMANCE_TOKEN: 'full-secret' },
     });
     expect(config.extraPaths).toEqual(['/pets/{petId}/photos', '/health']);
     expect(config.notProbed?.map((n) => n.path)).toEqual(['/pets/{petId}/photos', '/health']);
