@@ -4,6 +4,7 @@ import { valuesNotShown } from '../support/shown.js';
 import { describeDifferences } from '../../src/core/values.js';
 import { answered, couldNotCompare, requestLine } from '../../src/core/verdicts.js';
 import { notOfferedHint } from '../support/offered.js';
+import { refusalText } from '../support/refusal.js';
 
 export default defineCheck({
   kind: 'active',
@@ -51,7 +52,7 @@ async function change(
   if (sent.status !== 200) {
     ctx.fail({
       messageId: 'not200',
-      message: `${answered(sent)}, expected 200${whyNot200(sent.status)}${notOfferedHint(sent)}`,
+      message: `${answered(sent)}${refusalText(sent)}, expected 200${whyNot200(sent.status)}${notOfferedHint(sent)}`,
       evidence: [sent],
     });
     if (sent.status === undefined || sent.status >= 300) return;

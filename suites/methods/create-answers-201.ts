@@ -3,8 +3,8 @@ import { defineCheck } from '../../src/core/check.js';
 import { valuesNotShown } from '../support/shown.js';
 import { describeDifferences } from '../../src/core/values.js';
 import { answered, couldNotCompare, is2xx } from '../../src/core/verdicts.js';
-import { short } from '../../src/core/shapes.js';
 import { notOfferedHint } from '../support/offered.js';
+import { refusalText } from '../support/refusal.js';
 
 export default defineCheck({
   kind: 'active',
@@ -44,10 +44,9 @@ export default defineCheck({
       const refused = !is2xx(post);
       // A refusal says why in its body (a field the service manages, one it requires): every check
       // that tests an item it creates waits on this one, so the reason is in the message.
-      const says = refused && post.status !== undefined && post.text.trim() !== '';
       ctx.fail({
         messageId: refused ? 'createRefused' : 'not201',
-        message: `${answered(post)}${says ? ` ${short(post.json ?? post.text.trim(), 160)}` : ''}, expected 201${notOfferedHint(post)}`,
+        message: `${answered(post)}${refusalText(post)}, expected 201${notOfferedHint(post)}`,
         evidence: [post],
       });
       if (refused) return;

@@ -7,6 +7,7 @@ import { findListed } from '../support/listed.js';
 import { byQuery, itemTemplate } from '../../src/core/addressing.js';
 import type { ResourceConfig } from '../../src/core/types.js';
 import { notOfferedHint } from '../support/offered.js';
+import { refusalText } from '../support/refusal.js';
 
 export default defineCheck({
   kind: 'active',
@@ -48,7 +49,7 @@ export default defineCheck({
     if (!is2xx(del)) {
       ctx.fail({
         messageId: 'deleteNot2xx',
-        message: `${answered(del)}, expected 2xx${notOfferedHint(del)}`,
+        message: `${answered(del)}${refusalText(del)}, expected 2xx${notOfferedHint(del)}`,
         evidence: [del],
       });
       return;

@@ -344,6 +344,20 @@ describe('a 405 to an operation the config declares', () => {
       );
   });
 
+  it('quotes the answer of a refused change: NestJS routes no PUT and says so with a 404', async () => {
+    const cannotPut = (req: IncomingMessage, res: ServerResponse): boolean => {
+      if (req.method !== 'PUT') return false;
+      const body = { message: `Cannot PUT ${req.url}`, error: 'Not Found', statusCode: 404 };
+      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      return true;
+    };
+    const { result } = await auditFixture([changeVisible], { api: { middleware: cannotPut } });
+    const problems = result.results.filter((r) => r.resource === 'widgets').flatMap((r) => r.problems ?? []);
+    expect(problems[0]).toMatch(
+      /^PUT \/v1\/widgets\/\d+ answered 404 \{"message":"Cannot PUT \/v1\/widgets\/\d+","error":"Not Found","statusCode":404\}, expected 200$/,
+    );
+  });
+
   it('says nothing of the kind when the Allow header lists the method', async () => {
     const problems = await problemsOf({ allow: 'GET, PUT, PATCH, DELETE' });
     expect(problems.filter((p) => /^PUT /.test(p)).length).toBe(2);
