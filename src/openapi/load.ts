@@ -16,6 +16,7 @@ import {
   type FetchLimits,
 } from './sources.js';
 import { describeValidationErrors } from './problems.js';
+import { respellExclusiveBounds } from './respell.js';
 
 /** The document could not be read, parsed or validated; `problems` has one line per problem. */
 export class OpenApiError extends ConformanceError {
@@ -97,8 +98,24 @@ async function validated(sources: DocumentSources, source: string): Promise<Load
     ]);
   }
   let result;
+  const notes: string[] = [];
   try {
     result = await validate(root, parserOptions);
+    // FastAPI before 0.99 writes exclusive bounds the 3.1 way into a 3.0 document: read them the
+    // 3.0 way when that is all that makes the document invalid (its own errors stand otherwise).
+    const respelled =
+      !result.valid && /^3\.0(\.|$)/.test(String(raw.openapi)) ? respellExclusiveBounds(sources) : undefined;
+    if (respelled) {
+      const options = { ...parserOptions, resolve: parserResolveOptions(respelled.sources) } as ParserOptions;
+      const again = await validate(root, options);
+      if (again.valid) {
+        result = again;
+        parserOptions.resolve = options.resolve;
+        notes.push(
+          `${source}: ${respelled.count} exclusiveMinimum/exclusiveMaximum given as a number (OpenAPI 3.1's spelling, as FastAPI before 0.99 writes them) in an OpenAPI ${String(raw.openapi)} document: read as the 3.0 spelling of the same bound (minimum/maximum N with exclusiveMinimum/exclusiveMaximum true)`,
+        );
+      }
+    }
   } catch (error) {
     throw new OpenApiError([oneLine(`${source}: ${(error as Error).message}`)]);
   }
@@ -125,7 +142,7 @@ async function validated(sources: DocumentSources, source: string): Promise<Load
     version: specVersion(document),
     source,
     ...(url ? { url } : {}),
-    warnings: result.warnings.map((w) => oneLine(`${source}: ${w.message}`)),
+    warnings: [...notes, ...result.warnings.map((w) => oneLine(`${source}: ${w.message}`))],
   };
 }
 

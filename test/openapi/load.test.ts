@@ -3,6 +3,8 @@ import { describe, expect, it } from '@jest/globals';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadOpenApi } from '../../src/openapi/load.js';
+import { respellExclusiveBounds } from '../../src/openapi/respell.js';
+import type { Json } from '../../src/openapi/document.js';
 import { renderedLines } from '../../src/openapi/problems.js';
 import { startRawFixture } from '../../src/testing/fixture-server.js';
 import { fixture, openApiProblems, tempFolder } from './helpers.js';
@@ -65,6 +67,46 @@ describe('documents that cannot be used', () => {
 });
 
 describe('documents that load', () => {
+  it("FastAPI 0.92's 3.0.2 document with 3.1-style exclusive bounds: read as the 3.0 spelling, with a note", async () => {
+    // Served by FastAPI 0.92 (pydantic 1.10) for Field(gt=0): "exclusiveMinimum": 0.0, invalid in 3.0.
+    const loaded = await loadOpenApi(fixture('fastapi-0.92.json'));
+    expect(loaded.warnings[0]).toMatch(
+      /fastapi-0\.92\.json: 6 exclusiveMinimum\/exclusiveMaximum given as a number \(OpenAPI 3\.1's spelling, as FastAPI before 0\.99 writes them\) in an OpenAPI 3\.0\.2 document: read as the 3\.0 spelling/,
+    );
+    const schemas = (loaded.document.components as { schemas: Record<string, { properties: Json }> }).schemas;
+    expect(schemas.WidgetCreate.properties.price).toMatchObject({ minimum: 0, exclusiveMinimum: true });
+  });
+
+  it('a 3.0 document invalid for more than that keeps every problem, the bounds among them', async () => {
+    const dir = await write({
+      'a.yaml': `${HEAD}paths:\n  /x:\n    get:\n      responses:\n        '200':\n          description: ok\n          content:\n            application/json:\n              schema: { type: number, exclusiveMinimum: 0 }\n  /y:\n    get: { summery: x, responses: { '200': { description: ok } } }\n`,
+    });
+    const problems = await problemsOf(join(dir, 'a.yaml'));
+    expect(problems.some((p) => /exclusiveMinimum/.test(p))).toBe(true);
+    expect(problems.some((p) => /summery/.test(p))).toBe(true);
+  });
+
+  it('an exclusive bound respelled: a stricter inclusive one stays alone, examples are left as they are', () => {
+    const files = new Map([
+      [
+        '/d.json',
+        JSON.stringify({
+          openapi: '3.0.3',
+          a: { exclusiveMinimum: 5, minimum: 7 },
+          b: { exclusiveMaximum: 9, maximum: 12 },
+          c: { example: { exclusiveMinimum: 1 } },
+        }),
+      ],
+    ]);
+    const respelled = respellExclusiveBounds({ root: '/d.json', text: '', files });
+    expect(respelled?.count).toBe(2);
+    expect(JSON.parse(respelled!.sources.files.get('/d.json')!)).toEqual({
+      openapi: '3.0.3',
+      a: { minimum: 7 },
+      b: { maximum: 9, exclusiveMaximum: true },
+      c: { example: { exclusiveMinimum: 1 } },
+    });
+  });
   it('$refs across files are resolved', async () => {
     const loaded = await loadOpenApi(fixture('petstore-30-refs', 'openapi.yaml'));
     expect(loaded.version).toBe('3.0');
