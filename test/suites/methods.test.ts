@@ -366,6 +366,15 @@ describe('a 405 to an operation the config declares', () => {
 });
 
 describe('create-answers-201 messages', () => {
+  it('a create redirected says where to (FastAPI serves /widgets at /widgets/)', async () => {
+    const redirect = createAnswer(307, undefined, (origin) => `${origin}/v1/widgets/`);
+    const { result } = await auditFixture([createAnswers201], { api: { middleware: redirect } });
+    const widgets = result.results.find((r) => r.resource === 'widgets');
+    expect(widgets?.message).toMatch(
+      /^POST \/v1\/widgets answered 307 to http:\/\/127\.0\.0\.1:\d+\/v1\/widgets\/ \(a write is not sent again where a redirect points: if the service serves the resource there, declare that path in the config\), expected 201$/,
+    );
+  });
+
   it('a refused create says why, in the words of its answer', async () => {
     const { result } = await auditFixture([createAnswers201], {
       api: { middleware: createAnswer(400, REFUSAL) },
