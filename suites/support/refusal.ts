@@ -9,18 +9,33 @@ const QUOTED = 160;
  * ` <the body>` of a 4xx or 5xx answer that has one (its JSON, else its text, cut at 160
  * characters), to put after `answered(x)`: "POST /v1/messages answered 400 {"name":"BadRequest",
  * "message":"validation failed",…}, expected 201"; NestJS's "Cannot PUT /v1/orders/7" says the
- * method is routed nowhere. For a redirect, where it points (FastAPI redirects /widgets to
- * /widgets/). Empty for any other answer (a 2xx is judged on its own terms).
+ * method is routed nowhere. For a redirect that only adds or drops a trailing slash, where it
+ * points (FastAPI redirects /widgets to /widgets/). Empty for any other answer (a 2xx is judged on its own terms).
  */
-export function refusalText(x: Pick<Exchange, 'status' | 'text' | 'json' | 'headers'>): string {
+export function refusalText(x: Pick<Exchange, 'status' | 'text' | 'json' | 'headers' | 'url'>): string {
   if (x.status === undefined || x.status < 300) return '';
   if (x.status < 400) {
-    // A write is never sent again where a redirect points (it could act twice): name where that is.
+    // A write is never sent again where a redirect points (it could act twice); one that only
+    // adds or drops a trailing slash says where the service serves the resource.
     const location = x.headers.location;
-    return location
-      ? ` to ${location} (a write is not sent again where a redirect points: if the service serves the resource there, declare that path in the config)`
+    return location !== undefined && slashOnly(x.url, location)
+      ? ` to ${location} (a write is not sent again where a redirect points: the service serves this path with${new URL(location, x.url).pathname.endsWith('/') ? '' : 'out'} a trailing slash, so declare it that way in the config)`
       : '';
   }
   if (x.text.trim() === '') return '';
   return ` ${short(x.json ?? x.text.trim(), QUOTED)}`;
+}
+
+/** Whether `location` is the URL requested with a trailing slash added or taken away, on the same origin. */
+function slashOnly(url: string, location: string): boolean {
+  try {
+    const from = new URL(url);
+    const to = new URL(location, url);
+    const bare = (path: string) => path.replace(/\/+$/, '');
+    return (
+      to.origin === from.origin && to.pathname !== from.pathname && bare(to.pathname) === bare(from.pathname)
+    );
+  } catch {
+    return false;
+  }
 }

@@ -371,7 +371,7 @@ describe('create-answers-201 messages', () => {
     const { result } = await auditFixture([createAnswers201], { api: { middleware: redirect } });
     const widgets = result.results.find((r) => r.resource === 'widgets');
     expect(widgets?.message).toMatch(
-      /^POST \/v1\/widgets answered 307 to http:\/\/127\.0\.0\.1:\d+\/v1\/widgets\/ \(a write is not sent again where a redirect points: if the service serves the resource there, declare that path in the config\), expected 201$/,
+      /^POST \/v1\/widgets answered 307 to http:\/\/127\.0\.0\.1:\d+\/v1\/widgets\/ \(a write is not sent again where a redirect points: the service serves this path with a trailing slash, so declare it that way in the config\), expected 201$/,
     );
   });
 
