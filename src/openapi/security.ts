@@ -66,7 +66,12 @@ export function derivedSecurity(doc: Json, version: SpecVersion): DerivedSecurit
   };
   addAll(doc.security);
   for (const [, item] of pathItems(doc)) {
-    for (const method of PATH_METHODS) addAll(operationOf(item, method)?.security);
+    for (const method of PATH_METHODS) {
+      const security = operationOf(item, method)?.security;
+      // `security: []` on an operation: it takes no credential at all.
+      if (Array.isArray(security) && security.length === 0) anonymous = true;
+      addAll(security);
+    }
   }
   const credentialParams = new Set<string>();
   for (const scheme of Object.values(schemes))

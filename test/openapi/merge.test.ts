@@ -66,6 +66,13 @@ describe('no config file: --openapi alone', () => {
     await writeFile(open, text.replace('security:\n  - bearer: []\n', 'security:\n  - {}\n  - bearer: []\n'));
     const config = await loadConfig({ cwd: dir, openapi: open, env: {} });
     expect(config.auth).toEqual({});
+    // An operation with security: [] takes no credential either.
+    const publicList = join(dir, 'public-list.yaml');
+    await writeFile(
+      publicList,
+      text.replace('  /widgets:\n    get:\n', '  /widgets:\n    get:\n      security: []\n'),
+    );
+    expect((await loadConfig({ cwd: dir, openapi: publicList, env: {} })).auth).toEqual({});
   });
 
   it('CONFORMANCE_TOKEN set but empty (a CI secret that is not defined) is an error, not "no token"', async () => {
