@@ -56,6 +56,9 @@ export const VOLATILE_FIELDS = [
   'updateTime',
   'lastUpdated',
   'last_updated',
+  // Strapi stamps it on every write when drafts are off (its publication time).
+  'publishedAt',
+  'published_at',
 ];
 
 export function isObject(value: unknown): value is Record<string, unknown> {

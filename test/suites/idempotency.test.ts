@@ -125,6 +125,13 @@ tester.run(putRepeatable, {
       api: { middleware: putVia((item, n) => ({ ...item, revision: n })) },
     },
     {
+      // Strapi with drafts off publishes on every write.
+      name: 'a publishedAt stamped again by every PUT (a server-managed field)',
+      api: {
+        middleware: putVia((item, n) => ({ ...item, publishedAt: `2026-11-29T02:00:0${n % 10}.000Z` })),
+      },
+    },
+    {
       name: 'a field of the service named in ignoreFields changes on every PUT',
       api: { middleware: putVia((item, n) => ({ ...item, syncedAt: `sync-${n}` })) },
       config: (c) => ({ ...c, ignoreFields: ['syncedAt'] }),
