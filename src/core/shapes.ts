@@ -78,6 +78,9 @@ export function unwrapItem(body: unknown, idField: string): Record<string, unkno
   for (const key of ITEM_ENVELOPES) {
     const inner = body[key];
     if (isObject(inner) && idField in inner) return inner;
+    // Directus answers a create sent as a one-element list so: {"data": [{"id": 38, ...}]}.
+    if (Array.isArray(inner) && inner.length === 1 && isObject(inner[0]) && idField in inner[0])
+      return inner[0];
   }
   // A named wrapper such as { "widget": { ... } }, also with siblings ({ "widget": {...}, "meta": {...} }):
   // the one member that holds the id field is the item.

@@ -99,8 +99,13 @@ export function shownFor(
   return Object.keys(shown).length > 0 ? shown : undefined;
 }
 
-/** The content of a payload wrapped under an envelope key (beside other members or not), if any. */
+/**
+ * The content of a payload wrapped under an envelope key (beside other members or not), or sent
+ * as a one-element list (a batch create of one, which Directus answers with its item), if any.
+ */
 function unwrapPayload(sent: unknown): Array<Record<string, unknown>> {
+  if (Array.isArray(sent) && sent.length === 1 && isObject(sent[0]))
+    return [sent[0], ...unwrapPayload(sent[0])];
   if (!isObject(sent)) return [];
   const key = PAYLOAD_ENVELOPES.find((k) => isObject(sent[k]));
   if (key === undefined) return [];

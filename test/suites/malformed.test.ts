@@ -234,6 +234,23 @@ describe('malformed-400 cleanup and probes', () => {
     expect(JSON.stringify(after)).toBe(JSON.stringify(before));
   });
 
+  it('deletes an item a POST of a one-element list created, named in {"data": [item]} (Directus)', async () => {
+    const batchCreate: Middleware = async (req, res, body) => {
+      if (isInner(req) || req.method !== 'POST' || pathOf(req) !== '/v1/widgets') return false;
+      const sent = jsonOf(body);
+      if (!Array.isArray(sent) || sent.length !== 1) return false;
+      const made = await selfRequest(req, 'POST', '/v1/widgets', sent[0]);
+      sendJson(res, 200, { data: [(made.json as { data?: unknown }).data ?? made.json] });
+      return true;
+    };
+    const { result, before, after } = await auditFixture([malformed400], {
+      api: { middleware: batchCreate },
+    });
+    expect(result.results.find((r) => r.resource === 'widgets')?.problemIds).toContain('malformedAccepted');
+    expect(result.cleanup.leftovers).toEqual([]);
+    expect(JSON.stringify(after)).toBe(JSON.stringify(before));
+  });
+
   it('deletes an item a refused POST created when it carries the values sent', async () => {
     const { result, before, after } = await auditFixture([malformed400], {
       api: { middleware: refusedButCreated },
