@@ -29,6 +29,9 @@ export interface ValueDifference {
  *   another offset, a `t` or space separator, with or without fractional seconds), to the last
  *   digit of the fraction: `.5` and `.500` are the same, `.123456` and `.123` are not;
  * - a full date `YYYY-MM-DD` equals a date-time at midnight UTC of that day (either way round);
+ * - a string or number sent and an object read: shown when the object is the record the value
+ *   names (its `id`, `_id`, `uuid`, `documentId` or `pk`, also under `data`): a relation sent as
+ *   an id and read back expanded;
  * - objects: every member sent must be shown with the same meaning; members the read adds are
  *   fine (an id, server-managed fields). A member sent as `null` may be absent from the read
  *   (many services leave nulls out). Arrays: same length, entries compared in order;
@@ -75,9 +78,26 @@ function collect(sent: unknown, read: unknown, path: string, out: ValueDifferenc
       collect(sent[i], read[i], `${path}[${i}]`, out, limit);
     return;
   }
-  if (sameScalar(sent, read)) return;
+  if (sameScalar(sent, read) || referencedBy(sent, read)) return;
   const note = differenceNote(sent, read);
   out.push({ path, sent, read, gone: false, ...(note ? { note } : {}) });
+}
+
+/** Members that name the record an object is (a reference read back expanded carries one). */
+const REFERENCE_IDS = ['id', '_id', 'uuid', 'documentId', 'pk'];
+
+/**
+ * Whether `read` is the record the scalar `sent` names: a relation sent as an id and read back
+ * expanded (Strapi with `populate`: "widget": "ki3q…" is read as {"id": 1, "documentId": "ki3q…",
+ * …}), also inside a `data` envelope. How a service shows a relation the conventions leave open.
+ */
+export function referencedBy(sent: unknown, read: unknown): boolean {
+  if ((typeof sent !== 'string' && typeof sent !== 'number') || !isObject(read)) return false;
+  const record = isObject(read.data) ? read.data : read;
+  return REFERENCE_IDS.some((key) => {
+    const value = record[key];
+    return (typeof value === 'string' || typeof value === 'number') && sameScalar(sent, value);
+  });
 }
 
 /** `price`, `build.number`, `meta["x y"]`. */

@@ -1,5 +1,6 @@
 // Whether an item read back still holds what the audit wrote to it, tolerant of what services add or drop.
 import { isObject, short, unwrapItemLoose, VOLATILE_FIELDS } from './shapes.js';
+import { referencedBy } from './values.js';
 
 /** Keys a request payload is commonly wrapped under (JSON:API's `{"data": {"type", "attributes"}}`). */
 const PAYLOAD_ENVELOPES = ['data', 'item', 'resource', 'record', 'object'];
@@ -67,7 +68,8 @@ function compatible(sent: unknown, seen: unknown): boolean {
       isObject(seen) && Object.keys(sent).every((k) => seen[k] === undefined || compatible(sent[k], seen[k]))
     );
   }
-  if (isObject(seen) || Array.isArray(seen) || seen === null) return false;
+  if (isObject(seen)) return referencedBy(sent, seen);
+  if (Array.isArray(seen) || seen === null) return false;
   return String(sent).trim().toLowerCase() === String(seen).trim().toLowerCase();
 }
 

@@ -125,7 +125,9 @@ export const SENT_WORD = '@SENT@';
  * jq (1.6 and later): `same($s)`, whether `.` means the scalar `$s` as src/core/values.ts judges
  * it (sameValue): numbers by value, also a string holding a JSON number (`3`, `"3.00"`); RFC 3339
  * date-times as instants in any spelling (fractions to the last digit), a full date as midnight
- * UTC; anything else only when equal (`true` is not `"true"`).
+ * UTC; a relation sent as an id and read back expanded, an object whose id, _id, uuid,
+ * documentId or pk (also under `data`) is that value; anything else only when equal (`true` is not
+ * `"true"`).
  */
 export const SAME_DEF = [
   'def num: if type == "number" then . + 0 elif type == "string" and test("^-?(0|[1-9][0-9]*)([.][0-9]+)?([eE][+-]?[0-9]+)?$") then tonumber + 0 else null end;',
@@ -142,6 +144,8 @@ export const SAME_DEF = [
   ' | if $days == null or $h > 23 or $mi > 59 or $sec > 60 or $oh > 23 or $om > 59 then null',
   ' else [$days * 86400 + $h * 3600 + $mi * 60 + $sec - (if $c.sign == "-" then -1 else 1 end) * ($oh * 3600 + $om * 60), (($c.f // "") | sub("0+$"; ""))] end end end;',
   'def same($s): . as $r | if $r == $s then true',
+  ' elif ($r | type) == "object" then (($s | type) == "string" or ($s | type) == "number") and ((if ($r.data | type) == "object" then $r.data else $r end) as $o',
+  ' | any("id", "_id", "uuid", "documentId", "pk"; . as $k | ($o[$k] | type) as $t | ($t == "string" or $t == "number") and ($o[$k] | same($s))))',
   ' elif ($s | type) == "number" or ($r | type) == "number" then ($s | num) as $a | ($r | num) as $b | $a != null and $b != null and $a == $b',
   ' else ($s | instant) as $a | ($r | instant) as $b | $a != null and $b != null and $a == $b end;',
 ].join('');

@@ -1,6 +1,7 @@
 // The one comparison of a value sent with the value read back: same meaning passes, anything looser fails.
 import { describe, expect, it } from '@jest/globals';
 import { describeDifferences, sameValue, valueDifferences } from '../../src/core/values.js';
+import { compareWritten } from '../../src/core/written.js';
 
 /** Pairs of scalars that mean the same: each is judged both ways round. */
 const SAME: Array<[unknown, unknown, string]> = [
@@ -87,6 +88,21 @@ describe('sameValue: scalars that differ', () => {
 });
 
 describe('objects and arrays', () => {
+  it('a relation sent as an id is shown by the record it names, read back expanded', () => {
+    // Strapi with ?populate=widget: the documentId sent, the widget read.
+    const read = { id: 58, quantity: 2, widget: { id: 1, documentId: 'ki3q', name: 'bolt' } };
+    expect(sameValue({ quantity: 2, widget: 'ki3q' }, read)).toBe(true);
+    expect(sameValue({ widget: 1 }, read)).toBe(true);
+    expect(sameValue({ widget: 2 }, read)).toBe(false);
+    expect(sameValue({ widget: 7 }, { widget: { data: { id: '7', attributes: {} } } })).toBe(true);
+    // Only the members that name a record: a name is no reference.
+    expect(sameValue({ widget: 'bolt' }, read)).toBe(false);
+    expect(
+      compareWritten([{ data: { quantity: 2, widget: 'ki3q' } }], { data: read }, 'id').contradictions,
+    ).toEqual([]);
+    expect(compareWritten([{ widget: 'zz9' }], read, 'id').contradictions).toHaveLength(1);
+  });
+
   it('compares nested objects and arrays member by member, with the same rule', () => {
     const sent = { price: 3, build: { number: 412, at: '2024-03-01T09:00:00Z' }, lines: [1.5, 'a'] };
     const read = {

@@ -51,6 +51,13 @@ const PAIRS: Array<[string, string]> = [
   ['{"a":{"b":2}}', '{"a":{"c":3,"b":2.0}}'],
   ['{"a":{"b":2}}', '{"a":[2]}'],
   ['[1]', '{"0":1}'],
+  // A relation sent as an id, read back expanded (Strapi with populate), also in a data envelope.
+  ['{"widget":"ki3q"}', '{"widget":{"id":1,"documentId":"ki3q","name":"bolt"}}'],
+  ['{"widget":7}', '{"widget":{"id":"7","name":"bolt"}}'],
+  ['{"widget":7}', '{"widget":{"data":{"id":7,"attributes":{}}}}'],
+  ['{"widget":7}', '{"widget":{"id":8,"ref":7}}'],
+  ['"bolt"', '{"name":"bolt"}'],
+  ['true', '{"id":true}'],
 ];
 
 describe('a script compares a value read back by meaning, as the audit does', () => {
