@@ -61,6 +61,18 @@ export const VOLATILE_FIELDS = [
   'published_at',
 ];
 
+/** Keys a request payload is commonly wrapped under (Strapi's and JSON:API's `{"data": {...}}`). */
+export const PAYLOAD_ENVELOPES: readonly string[] = ['data', 'item', 'resource', 'record', 'object'];
+
+/** The object a payload wraps under a single envelope key (`{"data": {...}}`), if it is wrapped so. */
+export function wrappedPayload(sent: unknown): { key: string; inner: Record<string, unknown> } | undefined {
+  if (!isObject(sent)) return undefined;
+  const keys = Object.keys(sent);
+  if (keys.length !== 1 || !PAYLOAD_ENVELOPES.includes(keys[0])) return undefined;
+  const inner = sent[keys[0]];
+  return isObject(inner) ? { key: keys[0], inner } : undefined;
+}
+
 export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,9 +1,6 @@
 // Whether an item read back still holds what the audit wrote to it, tolerant of what services add or drop.
-import { isObject, short, unwrapItemLoose, VOLATILE_FIELDS } from './shapes.js';
+import { isObject, PAYLOAD_ENVELOPES, short, unwrapItemLoose, VOLATILE_FIELDS } from './shapes.js';
 import { referencedBy } from './values.js';
-
-/** Keys a request payload is commonly wrapped under (JSON:API's `{"data": {"type", "attributes"}}`). */
-const PAYLOAD_ENVELOPES = ['data', 'item', 'resource', 'record', 'object'];
 
 /** How a read-back compares with the bodies the audit wrote to an item. */
 export interface Comparison {

@@ -7,7 +7,7 @@ import {
   type ResourceCheckContext,
 } from '../../src/core/check.js';
 import type { Severity } from '../../src/core/types.js';
-import { deepEqual, idOf, isObject, short, unwrapList } from '../../src/core/shapes.js';
+import { deepEqual, idOf, isObject, short, unwrapList, wrappedPayload } from '../../src/core/shapes.js';
 import type { Snapshot, StateDiff, StateWatch } from '../../src/core/state.js';
 import { sameValue } from '../../src/core/values.js';
 import { NOT_A_STRING } from '../../src/core/payloads.js';
@@ -272,6 +272,26 @@ export function probesFor(
       const body = { ...payload, [field]: wrong };
       probes.push({ label: `"${field}": ${JSON.stringify(wrong)}`, body: JSON.stringify(body), value: body });
     }
+    // A payload in an envelope ({"data": {...}}, Strapi's): each of its fields too, inside it; in a
+    // JSON:API document ({"data": {"type", "attributes"}}) those of its attributes (a wrong "type"
+    // is rightly 409 there).
+    const wrapped = wrappedPayload(payload);
+    if (wrapped) {
+      const { key, inner } = wrapped;
+      const attributes = isObject(inner.attributes) ? inner.attributes : undefined;
+      const fields = attributes ?? inner;
+      for (const [field, value] of Object.entries(fields)) {
+        const wrong = wrongType(value);
+        if (wrong === undefined || (!attributes && (field === 'type' || field === 'id'))) continue;
+        const body = {
+          [key]: attributes
+            ? { ...inner, attributes: { ...attributes, [field]: wrong } }
+            : { ...inner, [field]: wrong },
+        };
+        const at = attributes ? `${key}.attributes.${field}` : `${key}.${field}`;
+        probes.push({ label: `"${at}": ${JSON.stringify(wrong)}`, body: JSON.stringify(body), value: body });
+      }
+    }
     const extra = { ...payload, [UNKNOWN_FIELD]: 'x' };
     probes.push({
       label: `an unknown field "${UNKNOWN_FIELD}"`,
@@ -297,6 +317,13 @@ export function mayBePartialChange(
   body: unknown,
   valid: readonly unknown[] = [body],
 ): boolean {
+  // Within an envelope both share ({"data": {...}}, as Strapi takes writes), the fields are inside.
+  const wrapped = wrappedPayload(body);
+  const inner = wrapped && wrappedPayload(invalid);
+  if (wrapped && inner?.key === wrapped.key) {
+    const contents = valid.map((v) => wrappedPayload(v)?.inner ?? v);
+    return mayBePartialChange(inner.inner, wrapped.inner, contents);
+  }
   if (!isObject(invalid) || !isObject(body)) return false;
   if (Object.keys(body).every((field) => field in invalid)) return false;
   const bodies = valid.filter(isObject);

@@ -1,9 +1,6 @@
 // Which values of a sent payload a later read does not show, for payloads sent bare or in an envelope.
-import { isObject, unwrapItemLoose } from '../../src/core/shapes.js';
+import { unwrapItemLoose, wrappedPayload } from '../../src/core/shapes.js';
 import { valueDifferences, type ValueDifference } from '../../src/core/values.js';
-
-/** Keys a request payload is commonly wrapped under (JSON:API `data`, Rails-style single keys aside). */
-const PAYLOAD_ENVELOPES = ['data', 'item', 'resource', 'record', 'object'];
 
 /**
  * Where the read answer `body` does not show the values of `sent`, compared by meaning
@@ -18,20 +15,11 @@ const PAYLOAD_ENVELOPES = ['data', 'item', 'resource', 'record', 'object'];
 export function valuesNotShown(sent: unknown, body: unknown, idField: string): ValueDifference[] {
   const item = unwrapItemLoose(body, idField);
   const tries = [valueDifferences(sent, item), valueDifferences(sent, body)];
-  const wrapped = unwrapPayload(sent);
+  const wrapped = wrappedPayload(sent);
   if (wrapped !== undefined) tries.push(valueDifferences(wrapped.inner, item, wrapped.key));
   if (tries.some((t) => t.length === 0)) return [];
   const topGone = (t: ValueDifference[]): number => t.filter((d) => d.gone && !/[.[]/.test(d.path)).length;
   return tries.reduce((best, t) =>
     topGone(t) < topGone(best) || (topGone(t) === topGone(best) && t.length < best.length) ? t : best,
   );
-}
-
-/** The object a payload wraps under a single envelope key, if it is wrapped so. */
-function unwrapPayload(sent: unknown): { key: string; inner: Record<string, unknown> } | undefined {
-  if (!isObject(sent)) return undefined;
-  const keys = Object.keys(sent);
-  if (keys.length !== 1 || !PAYLOAD_ENVELOPES.includes(keys[0])) return undefined;
-  const inner = sent[keys[0]];
-  return isObject(inner) ? { key: keys[0], inner } : undefined;
 }

@@ -313,6 +313,26 @@ describe('malformed-400 cleanup and probes', () => {
     expect(probes[1].body).toBe('');
   });
 
+  it('looks inside the envelope a payload shares with its valid bodies (Strapi takes {"data": {...}})', () => {
+    const sample = { data: { name: 'bolt', price: 3 } };
+    const put = { data: { name: 'nut', price: 4 } };
+    const valid = [sample, put];
+    expect(mayBePartialChange({ data: { price: 3 } }, put, valid)).toBe(true);
+    expect(mayBePartialChange({ data: { price: 'three' } }, put, valid)).toBe(false);
+    expect(mayBePartialChange({ data: { name: 'x', price: 'three' } }, put, valid)).toBe(false);
+    // Unwrapped, its fields are none the envelope has: unknown fields, which a service may ignore.
+    expect(mayBePartialChange({ name: 'bolt', price: 3 }, put, valid)).toBe(true);
+    const labels = probesFor(put, []).map((p) => p.label);
+    expect(labels).toContain('"data": "not an object"');
+    expect(labels).toContain('"data.name": {"conformance":"an object, not a string"}');
+    expect(labels).toContain('"data.price": "not a number"');
+    // JSON:API: the attributes' fields, never "type" (a wrong type is rightly 409 there).
+    const document = { data: { type: 'widgets', attributes: { name: 'bolt', price: 3 } } };
+    const jsonApi = probesFor(document, []).map((p) => p.label);
+    expect(jsonApi).toContain('"data.attributes.price": "not a number"');
+    expect(jsonApi.filter((l) => l.includes('type'))).toEqual([]);
+  });
+
   it('sends PUT the declared invalid payloads no partial change makes valid, numbered as declared', () => {
     const sample = { name: 'bolt', price: 3 };
     const put = { name: 'nut', price: 4 };
