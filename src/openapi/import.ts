@@ -20,6 +20,7 @@ import { invalidPayloads, patchPayload, samplePayload, varied } from './payloads
 import {
   isObjectSchema,
   listItemSchema,
+  objectBranch,
   objectShape,
   toJsonSchema,
   unwrapItemSchema,
@@ -203,7 +204,10 @@ function deriveResource(
     const request = requestBodyOf(doc, op === ops.create ? collectionItem : itemItem, op);
     if (request && !request.body && request.accepts.length > 0)
       notes.push(`${method} takes ${request.accepts.join(', ')}, not JSON: no ${method} payload derived`);
-    return request?.body;
+    const found = request?.body;
+    // One item or a list of them (oneOf): the payloads are of the one item.
+    const branch = objectBranch(found?.schema);
+    return found && branch && branch !== found.schema ? { ...found, schema: branch } : found;
   };
   const post = body(ops.create, 'POST');
   const put = body(ops.replace, 'PUT');

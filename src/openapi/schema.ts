@@ -101,6 +101,22 @@ export function objectShape(schema: Json | undefined): {
   return { properties, required: [...required] };
 }
 
+/**
+ * The schema of a JSON object a body may be: the schema itself when it describes one, else the
+ * first object branch of its oneOf/anyOf (Directus takes one item or a list of them:
+ * `oneOf: [{type: array, items: Item}, Item]`). Undefined when no branch is an object.
+ */
+export function objectBranch(schema: Json | undefined): Json | undefined {
+  if (!schema || isObjectSchema(schema)) return schema;
+  for (const key of ['oneOf', 'anyOf']) {
+    const branches = schema[key];
+    if (!Array.isArray(branches)) continue;
+    const found = branches.find((b): b is Json => isObject(b) && isObjectSchema(b));
+    if (found) return found;
+  }
+  return undefined;
+}
+
 /** Does the schema describe a JSON object (type object, or properties without a type)? */
 export function isObjectSchema(schema: Json | undefined): boolean {
   if (!schema) return false;

@@ -179,6 +179,26 @@ describe('payloads', () => {
     ]);
   });
 
+  it('a POST that takes one item or a list of them (oneOf, as Directus documents it): payloads of the one item', async () => {
+    const item = {
+      type: 'object',
+      required: ['name'],
+      properties: { name: { type: 'string' }, price: { type: 'number' } },
+    };
+    const derived = await derive({
+      paths: {
+        '/things': {
+          post: { requestBody: json({ oneOf: [{ type: 'array', items: item }, item] }), responses: ok },
+        },
+        '/things/{id}': { parameters: [idParam()], get: { responses: ok } },
+      },
+    });
+    const things = byName(derived, 'things');
+    expect(things.sample).toEqual({ name: 'string', price: 0 });
+    expect(things.invalid).toContainEqual({ price: 0 });
+    expect(derived.notes.filter((n) => /no JSON object sample/.test(n))).toEqual([]);
+  });
+
   it('a PUT example equal to the sample (one schema example for both) is changed so the PUT shows', async () => {
     const derived = await deriveFile(fixture('widgets-swagger2.json'));
     const widgets = byName(derived, 'widgets');
