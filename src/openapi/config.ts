@@ -102,7 +102,7 @@ export async function applyOpenApi(
           path: ['auth', field],
           message: `environment variable ${variable} is empty (as CI sets a secret that is not defined): give it a token${
             field === 'token' && derived.security.required
-              ? ' (the document requires credentials on every operation)'
+              ? ' (every operation the audit sends takes credentials)'
               : `, or unset it to audit without ${field === 'token' ? 'credentials' : 'the limited token'}`
           }`,
           kind: 'env',
@@ -125,7 +125,7 @@ export async function applyOpenApi(
       problems.push({
         path: ['auth', full],
         source,
-        message: `the document requires credentials on every operation (security scheme "${security.scheme}"), and none is set: set ${set} (and ${limited} to one with less, for AUTH-FORBIDDEN), or give a config with auth`,
+        message: `every operation the audit sends takes credentials (security scheme "${security.scheme}"), and none is set: set ${set} (and ${limited} to one with less, for AUTH-FORBIDDEN), or give a config with auth`,
         kind: 'env',
       });
     }

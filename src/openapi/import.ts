@@ -34,7 +34,7 @@ import {
   type RequestParam,
   type ResourceRequestFields,
 } from './requests.js';
-import { derivedSecurity, type DerivedSecurity } from './security.js';
+import { derivedSecurity, takesCredentials, type DerivedSecurity } from './security.js';
 import { derivedBaseUrl, type DerivedBaseUrl } from './servers.js';
 
 export type { NotProbed } from './paths.js';
@@ -98,17 +98,23 @@ export function deriveConfig(doc: Json, options: { documentUrl?: string } = {}):
 
   const names = uniqueNames(found.map((f) => f.path.replace(/\/+$/, '')));
   let idempotencyHeader: string | undefined;
-  const security = derivedSecurity(doc, version);
+  const chosen = derivedSecurity(doc, version);
   const params: Array<Partial<Record<Operation, RequestParam[]>>> = [];
+  const probed: Json[] = [];
   const resources = found.map((pair, index): DerivedResource => {
     const collectionItem =
       (pair.collectionKey !== undefined ? items.get(pair.collectionKey) : undefined) ?? {};
     const itemItem = pair.itemKey !== undefined ? items.get(pair.itemKey)! : collectionItem;
-    const derived = deriveResource(doc, version, names[index], pair, collectionItem, itemItem, security);
+    const derived = deriveResource(doc, version, names[index], pair, collectionItem, itemItem, chosen);
     if (derived.header) idempotencyHeader ??= derived.header;
     params.push(derived.params);
+    probed.push(...derived.probed);
     return derived.resource;
   });
+  // A run without the credential meets only 401s when every operation it sends takes one.
+  const speaks = chosen.kind === 'bearer' || chosen.kind === 'apiKey' || chosen.kind === 'basic';
+  const required = speaks && probed.length > 0 && probed.every((op) => takesCredentials(op, doc));
+  const security: DerivedSecurity = required ? { ...chosen, required } : chosen;
   const placed = placeParams(resources.map((r, i) => ({ ...r, params: params[i] })));
   resources.forEach((r, i) => Object.assign(r, placed.perResource[i]));
 
@@ -147,7 +153,13 @@ function deriveResource(
   collectionItem: Json,
   itemItem: Json,
   security: DerivedSecurity,
-): { resource: DerivedResource; header?: string; params: Partial<Record<Operation, RequestParam[]>> } {
+): {
+  resource: DerivedResource;
+  header?: string;
+  params: Partial<Record<Operation, RequestParam[]>>;
+  /** The operations the audit sends, for `security.required`. */
+  probed: Json[];
+} {
   const notes: string[] = [];
   // A filter-addressed item is read and written through the collection path's own operations,
   // those that declare the filter parameter.
@@ -265,7 +277,8 @@ function deriveResource(
     const holder = op === 'list' || op === 'create' ? collectionItem : itemItem;
     params[op] = requestParams(holder, ops[op]!, skip, op !== 'list' && op !== 'read');
   }
-  return { resource, params, ...(header ? { header: String(header.name) } : {}) };
+  const probed = Object.values(ops).filter((op): op is Json => op !== undefined);
+  return { resource, params, probed, ...(header ? { header: String(header.name) } : {}) };
 }
 
 /** The item schema in JSON Schema form, compiled once here so a broken one is left out, not a failed check. */

@@ -27,8 +27,8 @@ export interface DerivedSecurity {
   /** Parameters that carry a credential of some declared scheme (`header:x-api-key`, `query:api_key`): never request parameters. */
   credentialParams: Set<string>;
   /**
-   * Every requirement in force names a scheme (none is the empty `{}` that lets anonymous clients
-   * in), and the audit can speak the chosen one: a run without its credential would meet only 401s.
+   * Every operation the audit probes takes only a credential (see `takesCredentials`), and the
+   * audit can speak the chosen scheme: a run without its credential would meet only 401s.
    */
   required?: boolean;
   notes: string[];
@@ -55,23 +55,16 @@ export function derivedSecurity(doc: Json, version: SpecVersion): DerivedSecurit
   const schemes = isObject(definitions) ? definitions : {};
   const used = new Set<string>();
   const together = new Set<string>();
-  let anonymous = false;
   const addAll = (requirements: unknown): void => {
     for (const requirement of asObjects(requirements)) {
       const names = Object.keys(requirement);
-      if (names.length === 0) anonymous = true;
       for (const name of names) used.add(name);
       if (names.length > 1) together.add(names.map((n) => `"${n}"`).join(' and '));
     }
   };
   addAll(doc.security);
   for (const [, item] of pathItems(doc)) {
-    for (const method of PATH_METHODS) {
-      const security = operationOf(item, method)?.security;
-      // `security: []` on an operation: it takes no credential at all.
-      if (Array.isArray(security) && security.length === 0) anonymous = true;
-      addAll(security);
-    }
+    for (const method of PATH_METHODS) addAll(operationOf(item, method)?.security);
   }
   const credentialParams = new Set<string>();
   for (const scheme of Object.values(schemes))
@@ -118,9 +111,22 @@ export function derivedSecurity(doc: Json, version: SpecVersion): DerivedSecurit
     placement: chosen.placement,
     scheme: chosen.name,
     credentialParams,
-    ...(anonymous ? {} : { required: true }),
     notes,
   };
+}
+
+/**
+ * Whether an operation takes only a credential: the requirements in force (its own `security`,
+ * else the document's) name a scheme in each alternative. None in force, `security: []`, or an
+ * empty `{}` among the alternatives lets anonymous clients in.
+ */
+export function takesCredentials(op: Json, doc: Json): boolean {
+  const requirements = op.security ?? doc.security;
+  return (
+    Array.isArray(requirements) &&
+    requirements.length > 0 &&
+    requirements.every((r) => isObject(r) && Object.keys(r).length > 0)
+  );
 }
 
 function candidateOf(name: string, scheme: Json): Candidate | undefined {

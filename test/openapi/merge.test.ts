@@ -55,7 +55,7 @@ describe('no config file: --openapi alone', () => {
     const error = await errorOf(loadConfig({ cwd: await tempFolder(), openapi: DOC, env: {} }));
     expect(error.code).toBe('E_CONFIG_ENV');
     expect(error.problems).toEqual([
-      `${DOC}: auth.token: the document requires credentials on every operation (security scheme "bearer"), and none is set: set CONFORMANCE_TOKEN to a token with full access (and CONFORMANCE_LIMITED_TOKEN to one with less, for AUTH-FORBIDDEN), or give a config with auth`,
+      `${DOC}: auth.token: every operation the audit sends takes credentials (security scheme "bearer"), and none is set: set CONFORMANCE_TOKEN to a token with full access (and CONFORMANCE_LIMITED_TOKEN to one with less, for AUTH-FORBIDDEN), or give a config with auth`,
     ]);
   });
 
@@ -66,13 +66,35 @@ describe('no config file: --openapi alone', () => {
     await writeFile(open, text.replace('security:\n  - bearer: []\n', 'security:\n  - {}\n  - bearer: []\n'));
     const config = await loadConfig({ cwd: dir, openapi: open, env: {} });
     expect(config.auth).toEqual({});
-    // An operation with security: [] takes no credential either.
+    // An operation the audit sends with security: [] takes no credential either.
     const publicList = join(dir, 'public-list.yaml');
     await writeFile(
       publicList,
       text.replace('  /widgets:\n    get:\n', '  /widgets:\n    get:\n      security: []\n'),
     );
     expect((await loadConfig({ cwd: dir, openapi: publicList, env: {} })).auth).toEqual({});
+    // Nor one that no requirement covers (no top-level security, only PUT secured).
+    const putOnly = join(dir, 'put-only.yaml');
+    await writeFile(
+      putOnly,
+      text
+        .replace('security:\n  - bearer: []\n', '')
+        .replace(
+          '    put:\n      operationId: replaceWidget\n',
+          '    put:\n      operationId: replaceWidget\n      security: [{ bearer: [] }]\n',
+        ),
+    );
+    expect((await loadConfig({ cwd: dir, openapi: putOnly, env: {} })).auth).toEqual({});
+  });
+
+  it('an anonymous route the audit does not send (a login) leaves the token required', async () => {
+    const dir = await tempFolder();
+    const withLogin = join(dir, 'login.yaml');
+    const login =
+      "  /login:\n    post:\n      security: []\n      responses: { '200': { description: a token } }\n";
+    await writeFile(withLogin, readFileSync(DOC, 'utf8').replace('paths:\n', `paths:\n${login}`));
+    const error = await errorOf(loadConfig({ cwd: dir, openapi: withLogin, env: {} }));
+    expect(error.problems[0]).toContain('auth.token: every operation the audit sends takes credentials');
   });
 
   it('CONFORMANCE_TOKEN set but empty (a CI secret that is not defined) is an error, not "no token"', async () => {
@@ -81,7 +103,7 @@ describe('no config file: --openapi alone', () => {
     );
     expect(error.code).toBe('E_CONFIG_ENV');
     expect(error.problems).toEqual([
-      `${DOC}: auth.token: environment variable CONFORMANCE_TOKEN is empty (as CI sets a secret that is not defined): give it a token (the document requires credentials on every operation)`,
+      `${DOC}: auth.token: environment variable CONFORMANCE_TOKEN is empty (as CI sets a secret that is not defined): give it a token (every operation the audit sends takes credentials)`,
     ]);
   });
 
