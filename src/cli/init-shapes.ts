@@ -1,4 +1,5 @@
 // `init` on a live API: how its items are addressed (a trailing slash, a query filter) and what OPTIONS allows, found without writing.
+import { sameButSlash } from '../core/addressing.js';
 import { idOf, unwrapList } from '../core/shapes.js';
 import type { HttpClient } from '../http/client.js';
 
@@ -23,8 +24,7 @@ export function servedPath(requested: string, finalUrl: string, baseUrl: string)
   const base = baseUrl.replace(/\/+$/, '');
   if (!finalUrl.startsWith(base)) return requested;
   const served = finalUrl.slice(base.length).split(/[?#]/)[0];
-  const bare = requested.replace(/\/+$/, '');
-  return served === `${bare}/` || served === bare ? served : requested;
+  return sameButSlash(served, requested) ? served : requested;
 }
 
 /**

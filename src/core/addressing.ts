@@ -7,6 +7,11 @@ export const ID = 'id';
 
 const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
+/** Whether two paths are the same but for trailing slashes (`/widgets`, `/widgets/`). */
+export function sameButSlash(a: string, b: string): boolean {
+  return a.replace(/\/+$/, '') === b.replace(/\/+$/, '');
+}
+
 /** Names of the `{placeholders}` in a template, in order of appearance. */
 export function placeholders(template: string): string[] {
   return [...template.matchAll(PLACEHOLDER)].map((m) => m[1]);

@@ -8,6 +8,7 @@ import createLocation from '../../suites/methods/create-location.js';
 import changeVisible from '../../suites/methods/change-visible.js';
 import deleteRemoves from '../../suites/methods/delete-removes.js';
 import notFound404 from '../../suites/errors/not-found-404.js';
+import { refusalText } from '../../suites/support/refusal.js';
 import { VALID_VARIANTS } from './valid-variants.js';
 import { altFixture } from '../../src/testing/alt-api/index.js';
 import { DECIMAL_STRINGS_CASE, roundsPrices, threeDecimalPrices } from './value-fixtures.js';
@@ -373,6 +374,19 @@ describe('create-answers-201 messages', () => {
     expect(widgets?.message).toMatch(
       /^POST \/v1\/widgets answered 307 to http:\/\/127\.0\.0\.1:\d+\/v1\/widgets\/ \(a write is not sent again where a redirect points: the service serves this path with a trailing slash, so declare it that way in the config\), expected 201$/,
     );
+  });
+
+  it('quotes a refusal whole or not at all: a body cut short could end in part of an echoed secret', () => {
+    const refused = (json: unknown) => ({
+      status: 401,
+      text: JSON.stringify(json),
+      json,
+      headers: {},
+      url: 'http://x/v1/w',
+    });
+    expect(refusalText(refused({ detail: 'Not authenticated' }))).toBe(' {"detail":"Not authenticated"}');
+    const echo = { error: 'invalid token', token: `sk_live_${'4f9a8b7c'.repeat(20)}` };
+    expect(refusalText(refused(echo))).toBe('');
   });
 
   it('a refused create says why, in the words of its answer', async () => {
