@@ -51,7 +51,7 @@ export default defineCheck({
   },
   description: {
     sends:
-      'POST to the collection, PUT and PATCH to an item it created (as declared), each with: unparseable JSON; an empty body; a JSON array, string, number and null instead of an object; every declared invalid payload to POST, and to PUT all but those that are a valid body with fields left out (PUT is a change, not necessarily a whole replacement: such a PUT, like a PATCH, may be a valid partial change; a payload that carries a value no valid body has, {"quantity": 0}, still goes to PUT); for each field of the payload, a value of another JSON type (an object for a string, a non-numeric string for a number or boolean, a string for a list or object, so that no common lenient coercion makes it valid); and the payload with an unknown extra field. The probes of a method go out together, the collection (and, for PUT/PATCH, the item) read before and after them; when that state changed, the refused ones are sent again one at a time (PUT and PATCH to a fresh item), the state read around each, so a change is pinned on the probe that made it.',
+      'POST to the collection, PUT and PATCH to an item it created (as declared), each with: unparseable JSON; an empty body; a JSON array, string, number and null instead of an object; every declared invalid payload to POST, and to PUT all but those that are a valid body with fields left out, perhaps beside fields neither a valid body nor the item schema names (PUT is a change, not necessarily a whole replacement: such a PUT, like a PATCH, may be a valid partial change; a payload with a value of its own in a known field, {"quantity": 0}, still goes to PUT; payloads in an envelope, {"data": {...}}, are judged inside it); for each field of the payload, a value of another JSON type (an object for a string, a non-numeric string for a number or boolean, a string for a list or object, so that no common lenient coercion makes it valid); and the payload with an unknown extra field. The probes of a method go out together, the collection (and, for PUT/PATCH, the item) read before and after them; when that state changed, the refused ones are sent again one at a time (PUT and PATCH to a fresh item), the state read around each, so a change is pinned on the probe that made it.',
     passes:
       'Each malformed body is answered 400 and the collection (and item) is unchanged, server-managed fields such as updatedAt aside. 422 instead of 400 is a warning. 2xx (bad data stored) and 5xx (client input crashed the server) are the worst answers. For the unknown extra field any 2xx or 4xx passes (services may ignore or reject unknown fields); only a 5xx fails. Anything a malformed POST created is deleted at the end when its answer names it; an item that appeared after a refused POST is deleted only when it carries the values sent. On a shared live service another client creating items at the same moment would also show as a change: rerun to confirm.',
     why: 'Clients rely on a 400 to say "fix your request"; a malformed body that is stored corrupts data for every reader, and one that crashes the server turns a client bug into an outage.',
@@ -69,10 +69,11 @@ export default defineCheck({
     if (r.operations.includes('replace')) {
       const payload = r.replace ?? r.sample;
       const valid = [r.sample, r.replace, r.update];
+      const named = new Set(propertiesOf(r.schema));
       methods.push({
         method: 'PUT',
         payload,
-        sends: (invalid) => !mayBePartialChange(invalid, payload, valid),
+        sends: (invalid) => !mayBePartialChange(invalid, payload, valid, named),
       });
     }
     if (r.operations.includes('update'))
@@ -282,7 +283,9 @@ export function probesFor(
       const fields = attributes ?? inner;
       for (const [field, value] of Object.entries(fields)) {
         const wrong = wrongType(value);
-        if (wrong === undefined || (!attributes && (field === 'type' || field === 'id'))) continue;
+        // Without attributes, a string "type" beside them still marks a JSON:API resource object.
+        const jsonApiKey = typeof inner.type === 'string' && (field === 'type' || field === 'id');
+        if (wrong === undefined || (!attributes && jsonApiKey)) continue;
         const body = {
           [key]: attributes
             ? { ...inner, attributes: { ...attributes, [field]: wrong } }
@@ -309,28 +312,46 @@ export function probesFor(
  * so a valid body with fields left out (a required one missing: invalid for a POST) may be a
  * change a service rightly accepts. That is a payload that leaves out a field of the valid PUT
  * body while every value it carries is one a valid body (`valid`: the sample, replace and update
- * payloads) holds in that field, or is in a field none of them has (an unknown field, which a
- * service may ignore). A payload with a value of its own ({"quantity": 0}) still goes to PUT.
+ * payloads) holds in that field, or is in a field that neither a valid body nor the item schema
+ * names (`named`; an unknown field, which a service may ignore). Payloads and bodies in an
+ * envelope (`{"data": {...}}`, a JSON:API document's attributes) are judged inside it. A payload
+ * with a value of its own ({"quantity": 0}) still goes to PUT.
  */
 export function mayBePartialChange(
   invalid: unknown,
   body: unknown,
   valid: readonly unknown[] = [body],
+  named: ReadonlySet<string> = new Set(),
 ): boolean {
-  // Within an envelope both share ({"data": {...}}, as Strapi takes writes), the fields are inside.
   const wrapped = wrappedPayload(body);
-  const inner = wrapped && wrappedPayload(invalid);
-  if (wrapped && inner?.key === wrapped.key) {
+  if (wrapped) {
+    // In the envelope both share, or a bare payload beside the valid bodies' contents.
+    const inner = wrappedPayload(invalid);
+    if (inner && inner.key !== wrapped.key) return false;
     const contents = valid.map((v) => wrappedPayload(v)?.inner ?? v);
-    return mayBePartialChange(inner.inner, wrapped.inner, contents);
+    return mayBePartialChange(inner ? inner.inner : invalid, wrapped.inner, contents, named);
   }
   if (!isObject(invalid) || !isObject(body)) return false;
+  // JSON:API: {"type", "attributes"}, the fields in the attributes.
+  if (isObject(body.attributes) && isObject(invalid.attributes)) {
+    const attributes = valid.map((v) => (isObject(v) && isObject(v.attributes) ? v.attributes : v));
+    return mayBePartialChange(invalid.attributes, body.attributes, attributes, named);
+  }
   if (Object.keys(body).every((field) => field in invalid)) return false;
   const bodies = valid.filter(isObject);
   return Object.entries(invalid).every(([field, value]) => {
     const holding = bodies.filter((b) => field in b);
-    return holding.length === 0 || holding.some((b) => deepEqual(b[field], value));
+    if (holding.length === 0) return !named.has(field);
+    return holding.some((b) => deepEqual(b[field], value));
   });
+}
+
+/** The properties an item schema names (top level, and those of its allOf parts). */
+function propertiesOf(schema: unknown): string[] {
+  if (!isObject(schema)) return [];
+  const own = isObject(schema.properties) ? Object.keys(schema.properties) : [];
+  const parts = Array.isArray(schema.allOf) ? schema.allOf.flatMap(propertiesOf) : [];
+  return [...own, ...parts];
 }
 
 /** A value of another JSON type that no common lenient parser coerces into the original type. */

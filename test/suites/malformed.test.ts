@@ -320,8 +320,20 @@ describe('malformed-400 cleanup and probes', () => {
     expect(mayBePartialChange({ data: { price: 3 } }, put, valid)).toBe(true);
     expect(mayBePartialChange({ data: { price: 'three' } }, put, valid)).toBe(false);
     expect(mayBePartialChange({ data: { name: 'x', price: 'three' } }, put, valid)).toBe(false);
-    // Unwrapped, its fields are none the envelope has: unknown fields, which a service may ignore.
-    expect(mayBePartialChange({ name: 'bolt', price: 3 }, put, valid)).toBe(true);
+    // Bare, against the envelope's contents: all fields (the envelope left out) go; a valid body
+    // with a field left out does not; a value of its own goes.
+    expect(mayBePartialChange({ name: 'bolt', price: 3 }, put, valid)).toBe(false);
+    expect(mayBePartialChange({ price: 3 }, put, valid)).toBe(true);
+    expect(mayBePartialChange({ price: -1 }, put, valid)).toBe(false);
+    // A field no valid body holds: unknown (a service may ignore it), unless the item schema names it.
+    const named = new Set(['name', 'price', 'status']);
+    expect(mayBePartialChange({ data: { price: 3, status: 'bogus' } }, put, valid)).toBe(true);
+    expect(mayBePartialChange({ data: { price: 3, status: 'bogus' } }, put, valid, named)).toBe(false);
+    // JSON:API: inside the attributes.
+    const doc = (attributes: object) => ({ data: { type: 'widgets', attributes } });
+    const docs = [doc({ name: 'bolt', price: 3 }), doc({ name: 'nut', price: 4 })];
+    expect(mayBePartialChange(doc({ price: 3 }), docs[1], docs)).toBe(true);
+    expect(mayBePartialChange(doc({ price: -3 }), docs[1], docs)).toBe(false);
     const labels = probesFor(put, []).map((p) => p.label);
     expect(labels).toContain('"data": "not an object"');
     expect(labels).toContain('"data.name": {"conformance":"an object, not a string"}');
