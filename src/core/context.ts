@@ -175,8 +175,11 @@ export interface ItemToWorkOn {
 export interface StateService {
   /** Reads what `watch` names (the collection's first page, the items), at once. */
   read(watch: StateWatch): Promise<Snapshot>;
-  /** What changed from `before` to `after`, two snapshots of the same watch (see above). */
-  compare(before: Snapshot, after: Snapshot): Promise<StateDiff>;
+  /**
+   * What changed from `before` to `after`, two snapshots of the same watch (see above); members
+   * named in `alsoIgnore` count as server-managed too (where the rule leaves those out).
+   */
+  compare(before: Snapshot, after: Snapshot, alsoIgnore?: Iterable<string>): Promise<StateDiff>;
   /**
    * Sends independent steps together and tells what each one changed, as if they had gone one at
    * a time with the state read around each (see `Batch`): the state is read once after the batch,

@@ -56,9 +56,6 @@ export const VOLATILE_FIELDS = [
   'updateTime',
   'lastUpdated',
   'last_updated',
-  // Strapi stamps it on every write when drafts are off (its publication time).
-  'publishedAt',
-  'published_at',
 ];
 
 /** Keys a request payload is commonly wrapped under (Strapi's and JSON:API's `{"data": {...}}`). */

@@ -11,6 +11,7 @@ import {
   withoutFields,
 } from './shapes.js';
 import { couldNotCompare } from './verdicts.js';
+import { notBefore } from './values.js';
 import { existence } from './error-body.js';
 
 /** What a snapshot reads, with the full token. */
@@ -226,6 +227,39 @@ function changedMembers(a: unknown, b: unknown): string[] {
     else for (const name of inner) out.push(name);
   }
   return out;
+}
+
+/**
+ * Members a write stamps with its own time (Strapi's publishedAt with drafts off, a lastSyncedAt):
+ * between two snapshots of the same watch around identical writes, a member the writes did not
+ * send (`sent`, the body) whose value is an RFC 3339 date-time in both reads, the second at or
+ * after the first. Server-managed by construction: the client sent the same thing both times.
+ */
+export function writeStamps(before: Snapshot, after: Snapshot, sent: unknown): Set<string> {
+  const out = new Set<string>();
+  const given = new Set(sentMembers(sent));
+  const walk = (a: unknown, b: unknown): void => {
+    if (Array.isArray(a) && Array.isArray(b) && a.length === b.length) {
+      a.forEach((v, i) => walk(v, b[i]));
+      return;
+    }
+    if (!isObject(a) || !isObject(b)) return;
+    for (const [k, v] of Object.entries(a)) {
+      if (deepEqual(v, b[k])) continue;
+      if (!given.has(k) && notBefore(v, b[k])) out.add(k);
+      else walk(v, b[k]);
+    }
+  };
+  const reads = (s: Snapshot): unknown[] => readsOf(s).map((x) => (x.isJson ? x.json : undefined));
+  walk(reads(before), reads(after));
+  return out;
+}
+
+/** Every member name a body sends, at any depth. */
+function sentMembers(body: unknown): string[] {
+  if (Array.isArray(body)) return body.flatMap(sentMembers);
+  if (!isObject(body)) return [];
+  return Object.entries(body).flatMap(([k, v]) => [k, ...sentMembers(v)]);
 }
 
 /** The noise members a re-read of a snapshot shows (both snapshots of the same watch). */

@@ -100,6 +100,15 @@ export function referencedBy(sent: unknown, read: unknown): boolean {
   });
 }
 
+/** Whether `later` is an RFC 3339 date-time or date at or after the one `earlier` is (both must be). */
+export function notBefore(earlier: unknown, later: unknown): boolean {
+  const a = instantOf(earlier);
+  const b = instantOf(later);
+  if (!a || !b) return false;
+  if (a.seconds !== b.seconds) return b.seconds > a.seconds;
+  return Number(`0.${b.fraction}0`) >= Number(`0.${a.fraction}0`);
+}
+
 /** `price`, `build.number`, `meta["x y"]`. */
 function memberPath(parent: string, key: string): string {
   if (/^[A-Za-z_$][\w$-]*$/.test(key)) return parent === '' ? key : `${parent}.${key}`;

@@ -46,9 +46,9 @@ export class StateReader implements StateService {
     };
   }
 
-  async compare(before: Snapshot, after: Snapshot): Promise<StateDiff> {
+  async compare(before: Snapshot, after: Snapshot, alsoIgnore: Iterable<string> = []): Promise<StateDiff> {
     const ignore = new Set(
-      this.managed() === 'ignored' ? [...VOLATILE_FIELDS, ...this.config.ignoreFields] : [],
+      this.managed() === 'ignored' ? [...VOLATILE_FIELDS, ...this.config.ignoreFields, ...alsoIgnore] : [],
     );
     const diff = diffState(this.r, before, after, ignore);
     if (diff.incomparable !== undefined || !changesMembers(diff)) return diff;

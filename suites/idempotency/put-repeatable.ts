@@ -1,7 +1,7 @@
 // IDEM-PUT: the same PUT sent once or N times leaves the same end state and gets the same answer.
 import { defineCheck, type Exchange } from '../../src/core/check.js';
 import { deepEqual, diffPaths, VOLATILE_FIELDS, withoutFields } from '../../src/core/shapes.js';
-import { itemOf } from '../../src/core/state.js';
+import { itemOf, writeStamps } from '../../src/core/state.js';
 import { answered, couldNotCompare, is2xx, requestLine, statusText } from '../../src/core/verdicts.js';
 
 /** How many times the same PUT is sent in all. */
@@ -28,7 +28,7 @@ export default defineCheck({
     sends:
       'Creates an item; PUTs the replacement payload (default: the sample) and GETs the item; PUTs the same body twice more and GETs it again.',
     passes:
-      "The two reads show the same item, and each repeated PUT answers the same status and the same representation as the first, apart from server-managed fields that change on every write (createdAt, updatedAt, etags, revision counters and the config's ignoreFields). Envelopes around the item are not compared.",
+      "The two reads show the same item, and each repeated PUT answers the same status and the same representation as the first, apart from server-managed fields that change on every write (createdAt, updatedAt, etags, revision counters, the config's ignoreFields, and any date-time the PUT does not send that moves on between the reads, as Strapi's publishedAt does). Envelopes around the item are not compared.",
     why: 'Clients and proxies retry a PUT whose answer was lost; if a repeat changes anything (a counter, a duplicated list entry, an error), retrying corrupts data or reports a failure that did not happen.',
   },
   async run(ctx) {
@@ -56,11 +56,14 @@ export default defineCheck({
     // An answer or read cut short proves no difference: could not compare.
     const cut = couldNotCompare(first, ...repeats);
     if (cut !== undefined) return ctx.skip(cut);
-    const diff = await ctx.state.compare(once, later);
+    // A date-time the PUTs did not send that moved on between the reads is the write's own stamp
+    // (Strapi's publishedAt with drafts off): server-managed, as updatedAt is.
+    const stamps = writeStamps(once, later, same);
+    const diff = await ctx.state.compare(once, later, stamps);
     if (diff.incomparable !== undefined) return ctx.skip(diff.incomparable);
 
     // The answers are compared as the reads are: server-managed fields and read noise left out.
-    const ignore = [...VOLATILE_FIELDS, ...ctx.config.ignoreFields, ...diff.noise];
+    const ignore = [...VOLATILE_FIELDS, ...ctx.config.ignoreFields, ...stamps, ...diff.noise];
     const repr = (x: Exchange): unknown => withoutFields(itemOf(x, r.idField), ignore);
     for (const [i, repeat] of repeats.entries()) {
       if (repeat.status !== first.status) {

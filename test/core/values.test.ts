@@ -1,6 +1,6 @@
 // The one comparison of a value sent with the value read back: same meaning passes, anything looser fails.
 import { describe, expect, it } from '@jest/globals';
-import { describeDifferences, sameValue, valueDifferences } from '../../src/core/values.js';
+import { describeDifferences, notBefore, sameValue, valueDifferences } from '../../src/core/values.js';
 import { compareWritten } from '../../src/core/written.js';
 
 /** Pairs of scalars that mean the same: each is judged both ways round. */
@@ -85,6 +85,20 @@ describe('sameValue: scalars that differ', () => {
       );
     });
   }
+});
+
+describe('notBefore: a later (or the same) instant, in any RFC 3339 spelling', () => {
+  it.each([
+    ['2026-11-29T02:00:00Z', '2026-11-29T02:00:01Z', true],
+    ['2026-11-29T02:00:00.5Z', '2026-11-29T02:00:00.49Z', false],
+    ['2026-11-29T02:00:00.49Z', '2026-11-29T02:00:00.5Z', true],
+    ['2026-11-29T02:00:00Z', '2026-11-29T03:00:00+01:00', true],
+    ['2026-11-29T02:00:01Z', '2026-11-29T02:00:00Z', false],
+    ['2026-11-29', '2026-11-29T00:00:00Z', true],
+    ['1', '2', false],
+  ])('%s then %s: %s', (earlier, later, expected) => {
+    expect(notBefore(earlier, later)).toBe(expected);
+  });
 });
 
 describe('objects and arrays', () => {
