@@ -93,11 +93,13 @@ const REFERENCE_IDS = ['id', '_id', 'uuid', 'documentId', 'pk'];
  */
 export function referencedBy(sent: unknown, read: unknown): boolean {
   if ((typeof sent !== 'string' && typeof sent !== 'number') || !isObject(read)) return false;
-  const record = isObject(read.data) ? read.data : read;
-  return REFERENCE_IDS.some((key) => {
-    const value = record[key];
-    return (typeof value === 'string' || typeof value === 'number') && sameScalar(sent, value);
-  });
+  const records = isObject(read.data) ? [read, read.data] : [read];
+  return records.some((record) =>
+    REFERENCE_IDS.some((key) => {
+      const value = record[key];
+      return (typeof value === 'string' || typeof value === 'number') && sameScalar(sent, value);
+    }),
+  );
 }
 
 /** Whether `later` is an RFC 3339 date-time or date at or after the one `earlier` is (both must be). */

@@ -144,8 +144,8 @@ export const SAME_DEF = [
   ' | if $days == null or $h > 23 or $mi > 59 or $sec > 60 or $oh > 23 or $om > 59 then null',
   ' else [$days * 86400 + $h * 3600 + $mi * 60 + $sec - (if $c.sign == "-" then -1 else 1 end) * ($oh * 3600 + $om * 60), (($c.f // "") | sub("0+$"; ""))] end end end;',
   'def same($s): . as $r | if $r == $s then true',
-  ' elif ($r | type) == "object" then (($s | type) == "string" or ($s | type) == "number") and ((if ($r.data | type) == "object" then $r.data else $r end) as $o',
-  ' | any("id", "_id", "uuid", "documentId", "pk"; . as $k | ($o[$k] | type) as $t | ($t == "string" or $t == "number") and ($o[$k] | same($s))))',
+  ' elif ($r | type) == "object" then (($s | type) == "string" or ($s | type) == "number")',
+  ' and any($r, ($r.data | objects); . as $o | any("id", "_id", "uuid", "documentId", "pk"; . as $k | ($o[$k] | type) as $t | ($t == "string" or $t == "number") and ($o[$k] | same($s))))',
   ' elif ($s | type) == "number" or ($r | type) == "number" then ($s | num) as $a | ($r | num) as $b | $a != null and $b != null and $a == $b',
   ' else ($s | instant) as $a | ($r | instant) as $b | $a != null and $b != null and $a == $b end;',
 ].join('');

@@ -104,13 +104,19 @@ function groupedLines(
     )
     .map(({ r }) => r);
   const groups = new Map<string, CheckResult[]>();
-  for (const r of sorted) groups.set(r.checkId, [...(groups.get(r.checkId) ?? []), r]);
+  // Appended in place: a copy of the group per result made 20,000 failures of one check take 2 s.
+  for (const r of sorted) {
+    const group = groups.get(r.checkId);
+    if (group) group.push(r);
+    else groups.set(r.checkId, [r]);
+  }
   const lines: string[] = [];
   let rule: string | undefined;
   for (const group of groups.values()) {
     if (rule !== undefined && primaryRule(group[0]) !== rule) lines.push('');
     rule = primaryRule(group[0]);
-    lines.push(...groupLines(group, c, style, inWarnings));
+    // One by one: a check failing on 10,000 resources gives more lines than a call takes as arguments.
+    for (const line of groupLines(group, c, style, inWarnings)) lines.push(line);
   }
   return lines;
 }

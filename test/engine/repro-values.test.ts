@@ -56,6 +56,8 @@ const PAIRS: Array<[string, string]> = [
   ['{"widget":7}', '{"widget":{"id":"7","name":"bolt"}}'],
   ['{"widget":7}', '{"widget":{"data":{"id":7,"attributes":{}}}}'],
   ['{"widget":7}', '{"widget":{"id":8,"ref":7}}'],
+  ['{"widget":7}', '{"widget":{"id":7,"data":{"id":9}}}'],
+  ['{"widget":9}', '{"widget":{"id":7,"data":{"id":9}}}'],
   ['"bolt"', '{"name":"bolt"}'],
   ['true', '{"id":true}'],
 ];

@@ -278,3 +278,25 @@ describe('progressLine', () => {
     expect(progressLine(1, 9, 'a\u001bb')).toBe('[1/9]  11% a\\x1bb');
   });
 });
+
+describe('console reporter at scale', () => {
+  it('renders one check failing on 130,000 resources (more lines than a call takes as arguments)', () => {
+    const failing = (i: number): CheckResult => ({
+      checkId: 'change-visible',
+      rules: ['MTH-CHANGE'],
+      suite: 'methods',
+      title: 'PUT and PATCH change the item',
+      status: 'failed',
+      severity: 'error',
+      resource: `r${i}`,
+      message: `PUT /v1/r${i}/1 answered 204, expected 200`,
+      evidence: [],
+      durationMs: 0,
+    });
+    const out = render(
+      Array.from({ length: 130_000 }, (_, i) => failing(i)),
+      { color: false },
+    );
+    expect(out).toContain('    r129999: PUT /v1/r129999/1 answered 204, expected 200');
+  });
+});
