@@ -1,5 +1,6 @@
 // RES-NOUN: declared paths name things, not actions (no verb as a segment or a segment's first word).
 import { defineCheck, type Exchange } from '../../src/core/check.js';
+import { basePathOf } from '../../src/core/addressing.js';
 import type { Evidence } from '../../src/core/types.js';
 
 /**
@@ -128,10 +129,10 @@ function trimmed(path: string): string {
   return path.split(/[?#]/)[0].replace(/\/+$/, '');
 }
 
-/** A login path (relative to the base URL, or an absolute URL on its origin) relative to the base URL. */
+/** A login path (relative to the base URL, or an absolute URL) relative to the base URL. */
 function relativePath(path: string, baseUrl: string): string {
   if (!/^[a-z][a-z0-9+.-]*:/i.test(path)) return trimmed(path);
-  const base = new URL(baseUrl).pathname.replace(/\/+$/, '');
+  const base = basePathOf(baseUrl);
   const full = new URL(path).pathname;
   return trimmed(full.startsWith(`${base}/`) ? full.slice(base.length) : full);
 }

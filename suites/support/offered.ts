@@ -1,14 +1,11 @@
 // What a 405 to a declared operation suggests: the service may not offer it, though the config says it does.
 import type { Exchange } from '../../src/core/check.js';
+import { OPERATION_METHODS } from '../../src/core/methods.js';
 
-/** The config operation each method sends (`operations` of a resource). */
-const OPERATIONS: Record<string, string> = {
-  GET: 'read',
-  POST: 'create',
-  PUT: 'replace',
-  PATCH: 'update',
-  DELETE: 'delete',
-};
+/** The config operation of each method sent to an item or a collection (GET: reading an item). */
+const OPERATIONS = new Map(
+  (['read', 'create', 'replace', 'update', 'delete'] as const).map((op) => [OPERATION_METHODS[op], op]),
+);
 
 /**
  * After a 405 Method Not Allowed, a clause saying the config may declare an operation the service
@@ -17,7 +14,7 @@ const OPERATIONS: Record<string, string> = {
  * every other answer.
  */
 export function notOfferedHint(x: Pick<Exchange, 'method' | 'status' | 'headers'>): string {
-  const operation = OPERATIONS[x.method];
+  const operation = OPERATIONS.get(x.method);
   if (x.status !== 405 || operation === undefined) return '';
   const allow = x.headers.allow;
   const allowed = (allow ?? '').split(',').map((m) => m.trim().toUpperCase());

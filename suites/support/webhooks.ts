@@ -10,6 +10,7 @@ import type { Evidence, WebhookConfig, WebhookReceiverConfig } from '../../src/c
 import { idOf, isObject, unwrapItem } from '../../src/core/shapes.js';
 import { answered, is2xx } from '../../src/core/verdicts.js';
 import { withReceiverUrl } from '../../src/core/payloads.js';
+import { OPERATION_METHODS } from '../../src/core/methods.js';
 
 type Expectation = WebhookConfig['expect'][number];
 
@@ -189,7 +190,7 @@ async function trigger(
       const created = await ctx.create({ resource: r });
       t.exchanges.push(created.exchange);
       if (op !== 'create') {
-        const method = { read: 'GET', replace: 'PUT', update: 'PATCH', delete: 'DELETE' }[op];
+        const method = OPERATION_METHODS[op];
         const json = op === 'replace' ? r.replace : op === 'update' ? r.update : undefined;
         watch();
         const x = await ctx.send({ method, path: created.path, json });

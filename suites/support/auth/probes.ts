@@ -1,6 +1,7 @@
 // The auth matrix's requests: every declared operation on the collection, known and unknown ids, with valid and malformed bodies.
 import type { SendOptions } from '../../../src/core/check.js';
 import type { Operation, ResourceConfig } from '../../../src/core/types.js';
+import { OPERATION_METHODS } from '../../../src/core/methods.js';
 
 /** Where a probe goes: the collection URL, an item the audit created, or an id never issued. */
 export type Target = 'collection' | 'known' | 'unknown';
@@ -18,14 +19,7 @@ export interface Probe {
 /** Unparseable JSON: no server can act on it, whatever it thinks of the credential. */
 export const MALFORMED_JSON = '{"conformance": ';
 
-const METHODS: Record<Operation, string> = {
-  list: 'GET',
-  read: 'GET',
-  create: 'POST',
-  replace: 'PUT',
-  update: 'PATCH',
-  delete: 'DELETE',
-};
+const METHODS = OPERATION_METHODS;
 
 /** The valid payload of an operation: the sample for create, `replace`/`update` (else the sample) for PUT/PATCH. */
 export function payloadFor(r: ResourceConfig, op: Operation): unknown {
