@@ -27,6 +27,9 @@ missing_debian() {
   has_module rest_framework || need+=(python3-djangorestframework)
   has_module rest_framework_api_key || need+=(python3-djangorestframework-api-key)
   has_module gunicorn || need+=(gunicorn)
+  has_module fastapi || need+=(python3-fastapi)
+  has_module uvicorn || need+=(python3-uvicorn)
+  has_module multipart || need+=(python3-multipart)
   command -v shellcheck >/dev/null 2>&1 || need+=(shellcheck)
   echo "${need[*]}"
 }

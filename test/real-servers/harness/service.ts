@@ -198,17 +198,29 @@ export async function getJson(url: string, headers: Record<string, string>): Pro
 }
 
 /** POSTs JSON; resolves with the status and the parsed body (undefined when it is not JSON). */
-export async function postJson(
+export function postJson(
   url: string,
   body: unknown,
   headers: Record<string, string> = {},
 ): Promise<{ status: number; body: any }> {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: JSON.stringify(body),
-    signal: AbortSignal.timeout(10_000),
-  });
+  return post(url, JSON.stringify(body), { 'content-type': 'application/json', ...headers });
+}
+
+/** POSTs an HTML form (an OAuth 2 password login); resolves as postJson does. */
+export function postForm(
+  url: string,
+  fields: Record<string, string>,
+): Promise<{ status: number; body: any }> {
+  const body = new URLSearchParams(fields).toString();
+  return post(url, body, { 'content-type': 'application/x-www-form-urlencoded' });
+}
+
+async function post(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; body: any }> {
+  const res = await fetch(url, { method: 'POST', headers, body, signal: AbortSignal.timeout(10_000) });
   const text = await res.text();
   let parsed: unknown;
   try {

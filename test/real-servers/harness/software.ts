@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { packagePath } from '../../../src/core/paths.js';
 
 /** The real servers this harness starts (beside the json-server ones of servers.ts). */
-export type RealServerName = 'postgrest' | 'drf' | 'parse';
+export type RealServerName = 'postgrest' | 'drf' | 'parse' | 'fastapi';
 
 /** The script that installs everything these tests need (apt-get as root, npm for Parse). */
 export const INSTALL_SCRIPT = 'scripts/install-real-servers.sh';
@@ -137,6 +137,15 @@ const NEEDS: Record<RealServerName, Need[]> = {
         spawnSync(DEBIAN_PYTHON, ['-c', 'import django, rest_framework, rest_framework_api_key, gunicorn'], {
           stdio: 'ignore',
         }).status === 0,
+    },
+  ],
+  fastapi: [
+    {
+      what: `FastAPI, uvicorn and python-multipart for ${DEBIAN_PYTHON}`,
+      install: 'apt-get install -y python3-fastapi python3-uvicorn python3-multipart',
+      present: () =>
+        spawnSync(DEBIAN_PYTHON, ['-c', 'import fastapi, uvicorn, multipart'], { stdio: 'ignore' }).status ===
+        0,
     },
   ],
   parse: [
