@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { packagePath } from '../../../src/core/paths.js';
 import { run, type Command } from './processes.js';
 import { beginServer, getJson, listen, randomSecret, type Records, type RealService } from './service.js';
-import { DEBIAN_PYTHON } from './software.js';
+import { DEBIAN_PYTHON, PYTHON_ENV } from './software.js';
 
 const PROJECT = packagePath('test', 'real-servers', 'drf');
 
@@ -20,9 +20,6 @@ export interface DrfSeed {
   /** Removes the folder. */
   stop(): Promise<void>;
 }
-
-// Debian's python, no bytecode written into the fixture folder, nothing from a user's site folder.
-const PYTHON_ENV = { PYTHONDONTWRITEBYTECODE: '1', PYTHONNOUSERSITE: '1' };
 
 /** `manage.py migrate` and `manage.py seed` into a fresh SQLite file (about 1.5 s, once per test file). */
 export async function seedDrf(): Promise<DrfSeed> {

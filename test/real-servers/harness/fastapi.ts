@@ -9,7 +9,7 @@ import {
   type Records,
   type RealService,
 } from './service.js';
-import { DEBIAN_PYTHON } from './software.js';
+import { DEBIAN_PYTHON, PYTHON_ENV } from './software.js';
 
 const PROJECT = packagePath('test', 'real-servers', 'fastapi');
 
@@ -40,8 +40,7 @@ export async function startFastapi(): Promise<RealService> {
         ],
         owner: start.dir,
         log: start.log,
-        // Debian's python, no bytecode written into the fixture folder, nothing from a user's site folder.
-        env: { PYTHONDONTWRITEBYTECODE: '1', PYTHONNOUSERSITE: '1', FASTAPI_PASSWORD: password },
+        env: { ...PYTHON_ENV, FASTAPI_PASSWORD: password },
       }),
       // Any answer will do: an unauthenticated GET of the collection is a 401.
       readyPath: '/openapi.json',

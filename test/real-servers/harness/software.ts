@@ -16,6 +16,9 @@ export const INSTALL_SCRIPT = 'scripts/install-real-servers.sh';
 /** Debian's python, with Debian's Django packages (a pyenv or venv python on PATH has none). */
 export const DEBIAN_PYTHON = '/usr/bin/python3';
 
+/** How the harness runs Debian's python: no bytecode written into a fixture folder, nothing from a user's site folder. */
+export const PYTHON_ENV = { PYTHONDONTWRITEBYTECODE: '1', PYTHONNOUSERSITE: '1' } as const;
+
 /** Parse Server's pinned manifest and lockfile (package.json, package-lock.json). */
 export const PARSE_FOLDER = packagePath('test', 'real-servers', 'parse');
 
